@@ -1,0 +1,5 @@
+"""``python -m xdevlint``."""
+
+from xdevlint.cli import run
+
+run()

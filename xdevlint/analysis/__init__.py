@@ -1,0 +1,1 @@
+"""Facts about a file that several rules share, computed once per file."""

@@ -1,0 +1,141 @@
+"""Locations: classes of directories that may each be a mount of their own.
+
+A location is recognised by environment variables, identifier patterns, path
+prefixes and calls. ``temp`` and ``cache`` are built in; users add more in config.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+from typing import Dict, FrozenSet, Iterable, Optional, Pattern, Tuple
+
+from xdevlint.analysis import names
+
+TEMP = "temp"
+CACHE = "cache"
+
+
+@dataclass(frozen=True)
+class Location:
+    name: str
+    env: Tuple[str, ...] = ()
+    names: Tuple[str, ...] = ()
+    paths: Tuple[str, ...] = ()
+    calls: Tuple[str, ...] = ()
+
+
+DEFAULT_LOCATIONS: Tuple[Location, ...] = (
+    Location(
+        TEMP,
+        env=("TMPDIR", "TEMP", "TMP"),
+        paths=("/tmp", "/var/tmp", "/dev/shm"),
+    ),
+    Location(
+        CACHE,
+        env=(
+            "HF_HOME",
+            "HF_HUB_CACHE",
+            "HF_XET_CACHE",
+            "HUGGINGFACE_HUB_CACHE",
+            "TRANSFORMERS_CACHE",
+            "HF_DATASETS_CACHE",
+            "XDG_CACHE_HOME",
+            "TORCH_HOME",
+        ),
+        names=("*cache*",),
+        paths=("~/.cache", "/var/cache"),
+        calls=(
+            "platformdirs.user_cache_dir",
+            "platformdirs.user_cache_path",
+            "appdirs.user_cache_dir",
+        ),
+    ),
+)
+
+
+def _identifier_regex(patterns: Iterable[str]) -> Optional[Pattern[str]]:
+    translated = [fnmatch.translate(p.lower()) for p in patterns]
+    return re.compile("|".join(translated)) if translated else None
+
+
+def _literal_fragment(pattern: str) -> str:
+    """The longest run of a glob pattern that any match must contain verbatim."""
+    runs = re.split(r"[*?\[\]]", pattern.lower())
+    return max(runs, key=len)
+
+
+class Locations:
+    """The configured locations, and how a fact about an expression maps to them."""
+
+    def __init__(self, locations: Tuple[Location, ...] = DEFAULT_LOCATIONS) -> None:
+        self.locations = locations
+        self._regexes = tuple((loc.name, _identifier_regex(loc.names)) for loc in locations)
+        # Lookups repeat for every expression of a file: memoise per configuration.
+        self._literal_cache: Dict[str, FrozenSet[str]] = {}
+        self._identifier_cache: Dict[str, FrozenSet[str]] = {}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Locations) and other.locations == self.locations
+
+    def __hash__(self) -> int:
+        return hash(self.locations)
+
+    def __repr__(self) -> str:
+        return f"Locations({self.locations!r})"
+
+    @property
+    def names(self) -> Tuple[str, ...]:
+        return tuple(loc.name for loc in self.locations)
+
+    def get(self, name: str) -> Optional[Location]:
+        return next((loc for loc in self.locations if loc.name == name), None)
+
+    def for_env(self, variable: str) -> FrozenSet[str]:
+        return frozenset(loc.name for loc in self.locations if variable in loc.env)
+
+    def for_call(self, qualified_name: str) -> FrozenSet[str]:
+        return frozenset(loc.name for loc in self.locations if qualified_name in loc.calls)
+
+    def for_literal(self, text: str) -> FrozenSet[str]:
+        found = self._literal_cache.get(text)
+        if found is None:
+            found = frozenset(
+                loc.name
+                for loc in self.locations
+                for root in (p.rstrip("/") or "/" for p in loc.paths)
+                if text == root or text.startswith(root + "/")
+            )
+            self._literal_cache[text] = found
+        return found
+
+    def for_identifier(self, identifier: str) -> FrozenSet[str]:
+        found = self._identifier_cache.get(identifier)
+        if found is None:
+            lowered = identifier.lower()
+            found = frozenset(name for name, regex in self._regexes if regex is not None and regex.match(lowered))
+            self._identifier_cache[identifier] = found
+        return found
+
+    def scan_tokens(self) -> Tuple[str, ...]:
+        """Lower-case words of which a file must contain one to reach any location.
+
+        Each token is a piece that the matching source text must spell out: the last
+        component of a call's name (``mkstemp`` in ``from tempfile import mkstemp as
+        mk``), an environment variable, a path's last segment, a pattern's literal run.
+        An empty token means "cannot rule out anything".
+        """
+        tokens = {"tempfile"} | {q.rsplit(".", 1)[-1].lower() for q in names.TEMP_DIR_ATTRIBUTES}
+        for loc in self.locations:
+            tokens.update(v.lower() for v in loc.env)
+            tokens.update(c.rsplit(".", 1)[-1].lower() for c in loc.calls)
+            tokens.update(p.rstrip("/").rsplit("/", 1)[-1].lower() for p in loc.paths)
+            tokens.update(_literal_fragment(p) for p in loc.names)
+        if "" in tokens:
+            return ("",)
+        # Drop tokens that contain a shorter token: the shorter one already matches.
+        return tuple(sorted(t for t in tokens if not any(o != t and o in t for o in tokens)))
+
+
+DEFAULT = Locations()

@@ -1,0 +1,84 @@
+"""Qualified names the analysis knows: temp factories, path helpers, move functions.
+
+Data only, so the cheap pre-scan and the libcst analysis read the same tables and
+cannot disagree about what can hold a finding.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, FrozenSet, Tuple
+
+#: tempfile factories that create a path, with the positional index of ``dir`` and
+#: the kind of value they return.
+TEMP_FACTORIES: Dict[str, Tuple[int, str]] = {
+    "tempfile.mkstemp": (2, "str"),
+    "tempfile.mkdtemp": (2, "str"),
+    "tempfile.mktemp": (2, "str"),
+    "tempfile.NamedTemporaryFile": (6, "file"),
+    "tempfile.TemporaryDirectory": (2, "tempdir"),
+}
+
+#: Calls that return a temp-location directory whatever their arguments.
+TEMP_DIR_CALLS: FrozenSet[str] = frozenset({"tempfile.gettempdir", "tempfile.gettempdirb"})
+
+#: Module attributes holding a temp-location directory.
+TEMP_DIR_ATTRIBUTES: FrozenSet[str] = frozenset({"tempfile.tempdir"})
+
+_PATH_MODULES = ("os.path", "posixpath", "ntpath")
+
+#: ``f(p)`` keeps ``p``'s location.
+PASS_THROUGH_CALLS: FrozenSet[str] = frozenset(
+    {
+        f"{mod}.{fn}"
+        for mod in _PATH_MODULES
+        for fn in ("abspath", "realpath", "normpath", "expanduser", "expandvars", "dirname")
+    }
+    | {"os.fspath", "os.fsencode", "os.fsdecode", "builtins.str", "builtins.bytes"}
+)
+
+#: ``f(a, b, ...)``: the first component decides, unless a later one is absolute.
+JOIN_CALLS: FrozenSet[str] = frozenset(f"{mod}.join" for mod in _PATH_MODULES)
+
+#: Constructors of ``pathlib`` paths; they join their arguments like ``os.path.join``.
+PATH_CLASSES: FrozenSet[str] = frozenset(
+    f"pathlib.{cls}" for cls in ("Path", "PurePath", "PosixPath", "PurePosixPath", "WindowsPath", "PureWindowsPath")
+)
+
+#: ``Path`` methods whose result is a path in the receiver's location.
+PATH_DERIVING_METHODS: FrozenSet[str] = frozenset(
+    {"with_name", "with_suffix", "with_stem", "resolve", "absolute", "expanduser", "joinpath", "readlink"}
+)
+
+#: ``Path`` methods that iterate over entries below the receiver.
+PATH_ITERATING_METHODS: FrozenSet[str] = frozenset({"iterdir", "glob", "rglob"})
+
+#: Attributes of a path that still name something inside its location.
+PATH_DERIVING_ATTRIBUTES: FrozenSet[str] = frozenset({"parent"})
+
+#: Attributes of a path that are only a component of it (no location of their own).
+PATH_COMPONENT_ATTRIBUTES: FrozenSet[str] = frozenset({"name", "stem", "suffix", "suffixes", "parts", "anchor"})
+
+#: Reading the environment: ``os.getenv(NAME, default)`` and friends.
+ENV_CALLS: FrozenSet[str] = frozenset({"os.getenv", "os.environ.get", "os.environ.setdefault", "os.getenvb"})
+ENV_MAPPINGS: FrozenSet[str] = frozenset({"os.environ", "os.environb"})
+
+#: ``Path.home()`` and ``expanduser("~")`` both mean the literal ``~``.
+HOME_CALLS: FrozenSet[str] = frozenset(f"pathlib.{cls}.home" for cls in ("Path", "PosixPath", "WindowsPath"))
+
+#: Filesystem move functions: qualified name -> (source parameter, destination parameter).
+MOVE_FUNCTIONS: Dict[str, Tuple[str, str]] = {
+    "os.rename": ("src", "dst"),
+    "os.replace": ("src", "dst"),
+    "os.renames": ("old", "new"),
+    "os.link": ("src", "dst"),
+}
+
+#: ``Path`` methods that move or link: name -> whether the receiver is the source.
+#: ``p.rename(t)`` moves ``p`` to ``t``; ``p.hardlink_to(t)`` makes ``p`` a link to ``t``.
+MOVE_METHODS: Dict[str, bool] = {"rename": True, "replace": True, "hardlink_to": False}
+
+#: Every word that can name a move call; the pre-scan needs one of them in the file.
+MOVE_WORDS: Tuple[str, ...] = tuple(sorted({q.rsplit(".", 1)[1] for q in MOVE_FUNCTIONS} | set(MOVE_METHODS)))
+
+#: ``Path.rename(p, q)``: the same methods called on the class.
+UNBOUND_MOVE_METHODS: Dict[str, str] = {f"{cls}.{m}": m for cls in PATH_CLASSES for m in MOVE_METHODS}

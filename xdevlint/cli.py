@@ -1,0 +1,143 @@
+"""The ``xdevlint`` command: a thin shell over discovery, the engine and the reporters."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, TextIO
+
+from xdevlint import __version__, registry
+from xdevlint.config import ConfigError, ConfigResolver
+from xdevlint.discovery import STDIN, discover
+from xdevlint.engine import analysis_error, lint_source
+from xdevlint.model import FileResult
+from xdevlint.report import reporters
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse exits 2 on usage errors already; keep its message, add our name."""
+
+    def error(self, message: str) -> "NoReturn":  # type: ignore[name-defined]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_ERROR, f"xdevlint: error: {message}\n")
+
+
+def _codes(value: str) -> List[str]:
+    return [code.strip().upper() for code in value.split(",") if code.strip()]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="xdevlint",
+        description="Find file moves that break across mount points (EXDEV). "
+        "Also: `xdevlint rules` lists the rules, `xdevlint rule CODE` explains one.",
+    )
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories to check ('-' for stdin; default: .)")
+    parser.add_argument("--version", action="version", version=f"xdevlint {__version__}")
+    parser.add_argument("--config", metavar="FILE", type=Path, help="use this pyproject.toml instead of the closest one")
+    parser.add_argument("--isolated", action="store_true", help="ignore every configuration file")
+    parser.add_argument("--select", type=_codes, metavar="CODES", help="comma-separated rule codes or prefixes to enable")
+    parser.add_argument("--extend-select", type=_codes, metavar="CODES", help="enable these on top of the selection")
+    parser.add_argument("--ignore", type=_codes, metavar="CODES", help="comma-separated rule codes or prefixes to disable")
+    parser.add_argument("--exclude", type=lambda v: [p for p in v.split(",") if p], metavar="GLOBS", help="replace the excluded paths")
+    parser.add_argument("--extend-exclude", type=lambda v: [p for p in v.split(",") if p], metavar="GLOBS", help="exclude these paths too")
+    parser.add_argument("--force-exclude", action="store_true", help="apply excludes to paths given by name, too (for pre-commit)")
+    parser.add_argument("--format", choices=sorted(reporters()), default="text", help="output format (default: text)")
+    parser.add_argument("--stdin-filename", metavar="NAME", help="the name of the file read from stdin")
+    parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings remain")
+    return parser
+
+
+def _overrides(args: argparse.Namespace) -> Dict[str, Any]:
+    overrides: Dict[str, Any] = {}
+    for option in ("select", "extend_select", "ignore"):
+        value = getattr(args, option)
+        if value is not None:
+            for code in value:
+                if not registry.is_known_selector(code):
+                    raise ConfigError(f"--{option.replace('_', '-')}", code, "unknown rule selector; see `xdevlint rules`")
+            overrides[option] = tuple(value)
+    for option in ("exclude", "extend_exclude"):
+        value = getattr(args, option)
+        if value is not None:
+            overrides[option] = tuple(value)
+    return overrides
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def check(args: argparse.Namespace, stdin: TextIO) -> List[FileResult]:
+    resolver = ConfigResolver(args.config, _overrides(args), isolated=args.isolated)
+    paths = tuple(args.paths) or (STDIN,) if args.stdin_filename and not args.paths else tuple(args.paths) or (".",)
+    results = []
+    for candidate in discover(paths, resolver.for_path, force_exclude=args.force_exclude):
+        path = candidate.path
+        if path == STDIN:
+            name = args.stdin_filename or STDIN
+            config = resolver.for_path(name if name != STDIN else os.path.join(os.getcwd(), STDIN))
+            data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode()
+            if name != STDIN and config.is_excluded(name) and args.force_exclude:
+                continue
+            results.append(lint_source(data, name, config))
+            continue
+        if candidate.problem is not None:
+            results.append(FileResult(path, (analysis_error(path, f"cannot read: {candidate.problem}"),)))
+            continue
+        try:
+            data = _read(path)
+        except OSError as error:
+            results.append(FileResult(path, (analysis_error(path, f"cannot read: {error.strerror or error}"),)))
+            continue
+        results.append(lint_source(data, path, resolver.for_path(path)))
+    return results
+
+
+def explain(code: str, out: TextIO) -> int:
+    rule = registry.by_code(code)
+    if rule is None:
+        sys.stderr.write(f"xdevlint: error: unknown rule {code!r}; see `xdevlint rules`\n")
+        return EXIT_ERROR
+    out.write(f"# {rule.NAME} ({rule.CODE})\n\n")
+    for heading, body in rule.documentation().items():
+        out.write(f"## {heading}\n{body}\n\n")
+    return EXIT_CLEAN
+
+
+def list_rules(out: TextIO) -> int:
+    width = max(len(rule.NAME) for rule in registry.ALL_RULES)
+    for rule in registry.ALL_RULES:
+        out.write(f"{rule.CODE}  {rule.NAME:<{width}}  {rule.summary()}\n")
+    return EXIT_CLEAN
+
+
+def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None, stdin: Optional[TextIO] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    out = stdout or sys.stdout
+    # `rule CODE` and `rules` read as commands only in exactly these shapes, so a
+    # directory named "rules" can still be checked as `xdevlint ./rules`.
+    if len(argv) == 2 and argv[0] == "rule":
+        return explain(argv[1], out)
+    if argv == ["rules"]:
+        return list_rules(out)
+    args = build_parser().parse_args(argv)
+    try:
+        results = check(args, stdin or sys.stdin)
+    except ConfigError as error:
+        sys.stderr.write(f"xdevlint: error: {error}\n")
+        return EXIT_ERROR
+    reporters()[args.format](results, out)
+    if args.exit_zero:
+        return EXIT_CLEAN
+    return EXIT_FINDINGS if any(r.findings for r in results) else EXIT_CLEAN
+
+
+def run() -> None:
+    """Console-script entry point."""
+    raise SystemExit(main())

@@ -1,0 +1,240 @@
+"""``[tool.xdevlint]``: found, validated and resolved once, for the CLI and flake8 alike.
+
+The closest ``pyproject.toml`` with the section, walking up from a file's directory,
+wins whole (no merging, as in ruff). Paths in it are relative to its directory.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
+
+from xdevlint import registry
+from xdevlint.analysis.locations import DEFAULT_LOCATIONS, Location, Locations
+from xdevlint.rule import Rule
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on older interpreters
+    import tomli as tomllib
+
+DEFAULT_EXCLUDE: Tuple[str, ...] = (
+    ".git", ".hg", ".venv", "venv", ".tox", ".nox", "build", "dist", "__pycache__", "node_modules",
+)
+DEFAULT_MOVE_FUNCTION = "shutil.move"
+LOCATION_KEYS = ("env", "names", "paths", "calls")
+_LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude")
+ALLOWED_KEYS = (*_LIST_KEYS, "per-file-ignores", "move-function", "move-function-atomic", "locations")
+
+
+class ConfigError(Exception):
+    """A problem in a configuration file or option, with where and what is allowed."""
+
+    def __init__(self, source: str, key: str, message: str) -> None:
+        super().__init__(f"{source}: {key}: {message}")
+        self.source, self.key, self.message = source, key, message
+
+
+@dataclass(frozen=True)
+class Config:
+    """Settings for the files under one project root."""
+
+    root: Path = field(default_factory=Path.cwd)
+    source: Optional[Path] = None  # the file the settings came from
+    select: Tuple[str, ...] = ("ALL",)
+    extend_select: Tuple[str, ...] = ()
+    ignore: Tuple[str, ...] = ()
+    per_file_ignores: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
+    exclude: Tuple[str, ...] = DEFAULT_EXCLUDE
+    extend_exclude: Tuple[str, ...] = ()
+    move_function: str = DEFAULT_MOVE_FUNCTION
+    move_function_atomic: bool = False
+    locations: Locations = field(default_factory=Locations)
+
+    @property
+    def rules(self) -> Tuple[Type[Rule], ...]:
+        return registry.select((*self.select, *self.extend_select), self.ignore)
+
+    def rules_for(self, path: str) -> Tuple[Type[Rule], ...]:
+        ignored = [codes for pattern, codes in self.per_file_ignores if self._matches(path, pattern)]
+        if not ignored:
+            return self.rules
+        return registry.select((*self.select, *self.extend_select), (*self.ignore, *(c for cs in ignored for c in cs)))
+
+    def is_excluded(self, path: str) -> bool:
+        """Whether ``path`` or one of its parent directories (below the root) matches an exclude."""
+        patterns = (*self.exclude, *self.extend_exclude)
+        return any(self._matches(path, pattern, components=True) for pattern in patterns)
+
+    def _matches(self, path: str, pattern: str, components: bool = False) -> bool:
+        absolute = os.path.abspath(path)
+        try:
+            relative = Path(os.path.relpath(absolute, self.root)).as_posix()
+        except ValueError:  # another drive on Windows
+            relative = Path(absolute).as_posix()
+        candidates = [relative, Path(absolute).as_posix(), os.path.basename(absolute)]
+        if components and not relative.startswith(".."):
+            parts = relative.split("/")
+            candidates += parts[:-1] + ["/".join(parts[: i + 1]) for i in range(len(parts))]
+        pattern = pattern.rstrip("/")
+        return any(fnmatch.fnmatchcase(candidate, pattern) for candidate in candidates)
+
+
+# -- loading -------------------------------------------------------------------------
+
+
+def load_file(path: Path) -> Config:
+    """Settings from an explicit ``--config`` file (a pyproject.toml or an xdevlint.toml)."""
+    table = _read_table(path)
+    if path.name == "pyproject.toml" or "tool" in table:
+        table = table.get("tool", {}).get("xdevlint", {})
+    return from_table(table, path)
+
+
+def find_config(directory: Path) -> Optional[Path]:
+    """The closest pyproject.toml at or above ``directory`` with a [tool.xdevlint] section."""
+    for candidate in (directory, *directory.parents):
+        pyproject = candidate / "pyproject.toml"
+        if pyproject.is_file():
+            try:
+                table = _read_table(pyproject)
+            except ConfigError:
+                raise
+            if "xdevlint" in table.get("tool", {}):
+                return pyproject
+    return None
+
+
+def _read_table(path: Path) -> Dict[str, Any]:
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except OSError as error:
+        raise ConfigError(str(path), "file", f"cannot read: {error.strerror or error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(str(path), "file", f"invalid TOML: {error}") from None
+
+
+def from_table(table: Mapping[str, Any], source: Optional[Path]) -> Config:
+    """Validate ``[tool.xdevlint]`` and build the settings; errors name the key."""
+    where = str(source) if source else "configuration"
+    unknown = sorted(set(table) - set(ALLOWED_KEYS))
+    if unknown:
+        raise ConfigError(where, unknown[0], f"unknown key; allowed keys: {', '.join(ALLOWED_KEYS)}")
+    values: Dict[str, Any] = {}
+    for key in _LIST_KEYS:
+        if key in table:
+            values[key.replace("-", "_")] = _strings(table[key], where, key)
+    for key in ("select", "ignore", "extend_select"):
+        if key in values:
+            values[key] = _selectors(values[key], where, key.replace("_", "-"))
+    if "per-file-ignores" in table:
+        values["per_file_ignores"] = _per_file_ignores(table["per-file-ignores"], where)
+    if "move-function" in table:
+        values["move_function"] = _dotted(table["move-function"], where, "move-function")
+    if "move-function-atomic" in table:
+        if not isinstance(table["move-function-atomic"], bool):
+            raise ConfigError(where, "move-function-atomic", "expected true or false")
+        values["move_function_atomic"] = table["move-function-atomic"]
+    if "locations" in table:
+        values["locations"] = _locations(table["locations"], where)
+    root = source.parent.resolve() if source else Path.cwd()
+    return Config(root=root, source=source, **values)
+
+
+def _strings(value: Any, where: str, key: str) -> Tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(where, key, f"expected a list of strings, got {value!r}")
+    return tuple(value)
+
+
+def _selectors(codes: Sequence[str], where: str, key: str) -> Tuple[str, ...]:
+    normalised = tuple(code.strip().upper() for code in codes)
+    for code in normalised:
+        if not registry.is_known_selector(code):
+            known = ", ".join(rule.CODE for rule in registry.ALL_RULES)
+            raise ConfigError(where, key, f"unknown rule selector {code!r}; allowed: ALL, {registry.PREFIX} or a prefix of {known}")
+    return normalised
+
+
+def _per_file_ignores(value: Any, where: str) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:
+    if not isinstance(value, dict):
+        raise ConfigError(where, "per-file-ignores", "expected a table of glob = [codes]")
+    return tuple(
+        (pattern, _selectors(_strings(codes, where, f"per-file-ignores.{pattern!r}"), where, f"per-file-ignores.{pattern!r}"))
+        for pattern, codes in value.items()
+    )
+
+
+def _dotted(value: Any, where: str, key: str) -> str:
+    if not isinstance(value, str) or not all(part.isidentifier() for part in value.split(".")) or "." not in value:
+        raise ConfigError(where, key, f"expected a dotted name such as 'xdevlint.safemove.safe_move', got {value!r}")
+    return value
+
+
+def _locations(value: Any, where: str) -> Locations:
+    if not isinstance(value, dict):
+        raise ConfigError(where, "locations", "expected tables [tool.xdevlint.locations.NAME]")
+    allowed = (*LOCATION_KEYS, *(f"extend-{k}" for k in LOCATION_KEYS))
+    by_name: Dict[str, Location] = {loc.name: loc for loc in DEFAULT_LOCATIONS}
+    for name, spec in value.items():
+        key = f"locations.{name}"
+        if not isinstance(spec, dict):
+            raise ConfigError(where, key, f"expected a table with keys {', '.join(allowed)}")
+        if not name.isidentifier():
+            raise ConfigError(where, key, "a location's name must be an identifier")
+        unknown = sorted(set(spec) - set(allowed))
+        if unknown:
+            raise ConfigError(where, f"{key}.{unknown[0]}", f"unknown key; allowed keys: {', '.join(allowed)}")
+        base = by_name.get(name, Location(name))
+        fields: Dict[str, Tuple[str, ...]] = {}
+        for item in LOCATION_KEYS:
+            current: List[str] = list(getattr(base, item))
+            if item in spec:
+                current = list(_strings(spec[item], where, f"{key}.{item}"))
+            if f"extend-{item}" in spec:
+                current += _strings(spec[f"extend-{item}"], where, f"{key}.extend-{item}")
+            fields[item] = tuple(dict.fromkeys(current))
+        for call in fields["calls"]:
+            _dotted(call, where, f"{key}.calls")
+        by_name[name] = replace(base, **fields)
+    return Locations(tuple(by_name.values()))
+
+
+# -- resolution per file ------------------------------------------------------------
+
+
+class ConfigResolver:
+    """Finds the settings for each file: an explicit file, or the closest pyproject."""
+
+    def __init__(self, explicit: Optional[Path] = None, overrides: Optional[Mapping[str, Any]] = None, isolated: bool = False) -> None:
+        self.overrides = dict(overrides or {})
+        self.isolated = isolated
+        self._explicit = self._apply(load_file(explicit)) if explicit else None
+        self._by_source: Dict[Optional[Path], Config] = {}
+        self._by_directory: Dict[Path, Config] = {}
+
+    def _apply(self, config: Config) -> Config:
+        return replace(config, **self.overrides) if self.overrides else config
+
+    def for_path(self, path: str) -> Config:
+        if self._explicit is not None:
+            return self._explicit
+        directory = Path(os.path.abspath(path)).parent
+        found = self._by_directory.get(directory)
+        if found is None:
+            source = None if self.isolated else find_config(directory)
+            found = self._by_source.get(source)
+            if found is None:
+                found = self._apply(load_file(source) if source else Config())
+                self._by_source[source] = found
+            self._by_directory[directory] = found
+        return found
+
+    def default(self) -> Config:
+        """Settings for the current directory (for discovery roots and stdin)."""
+        return self.for_path(os.path.join(os.getcwd(), "-"))

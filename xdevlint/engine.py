@@ -1,0 +1,73 @@
+"""One file through the pipeline: bytes -> text -> cheap scan -> libcst -> findings.
+
+The CLI and the flake8 plugin both call ``lint_source``; nothing here prints.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional, Sequence, Type
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper
+
+from xdevlint import registry
+from xdevlint.analysis.provenance import ProvenanceProvider
+from xdevlint.config import Config
+from xdevlint.model import FileResult, Finding, Span
+from xdevlint.rule import Rule, RuleContext
+from xdevlint.scan import Scan
+from xdevlint.source import DecodeError, decode
+from xdevlint.suppress import file_is_suppressed, split_lines, unsuppressed
+
+
+def analysis_error(path: str, reason: str, line: int = 1, column: int = 1) -> Finding:
+    """The XDV000 finding for a file that could not be checked."""
+    return Finding(
+        path, Span(line, column, line, column), registry.ANALYSIS_ERROR_CODE,
+        registry.ANALYSIS_ERROR_NAME, reason,
+    )
+
+
+def lint_source(data: bytes, path: str, config: Config, rules: Optional[Sequence[Type[Rule]]] = None) -> FileResult:
+    """Findings for one file's bytes, sorted and with suppressions applied."""
+    try:
+        text, _ = decode(data)
+    except DecodeError as error:
+        return FileResult(path, (analysis_error(path, error.reason, error.line, error.column),), data)
+    if file_is_suppressed(text):
+        return FileResult(path, (), data)
+    selected = config.rules_for(path) if rules is None else tuple(rules)
+    scan = Scan(text)
+    candidates = [rule for rule in selected if rule.may_apply(scan, config.locations)]
+    if not candidates:
+        return FileResult(path, (), data)
+    findings = _analyse(data, path, config, candidates)
+    return FileResult(path, tuple(sorted(unsuppressed(findings, split_lines(text)))), data)
+
+
+def _analyse(data: bytes, path: str, config: Config, rules: Sequence[Type[Rule]]) -> List[Finding]:
+    try:
+        module = cst.parse_module(data)
+    except cst.ParserSyntaxError as error:
+        return [analysis_error(path, f"cannot parse: {error.message}", error.raw_line, error.raw_column + 1)]
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as error:  # the native parser panics with a BaseException
+        return [analysis_error(path, f"cannot parse: {_describe(error)}")]
+    context = RuleContext(path, config.locations)
+    visitors = [rule(context) for rule in rules]
+    try:
+        wrapper = MetadataWrapper(module, unsafe_skip_copy=True, cache={ProvenanceProvider: config.locations})
+        wrapper.visit_batched(visitors)
+    except RecursionError:
+        return [analysis_error(path, "too deeply nested to analyse (recursion limit reached)")]
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as error:
+        return [analysis_error(path, f"internal error while analysing: {_describe(error)}; please report it")]
+    return [finding for visitor in visitors for finding in visitor.findings]
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__

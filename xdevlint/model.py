@@ -1,0 +1,66 @@
+"""The data every stage passes on: spans, edits, fixes and findings (all immutable)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Optional, Tuple
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A source region; lines and columns are 1-based, the end exclusive."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+class Applicability(str, enum.Enum):
+    """Ruff's split: a safe fix keeps behaviour except for the bug; unsafe may not."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text of ``span`` with ``content``."""
+
+    span: Span
+    content: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    applicability: Applicability
+    message: str
+    edits: Tuple[Edit, ...] = ()
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    path: str
+    span: Span
+    code: str
+    name: str = field(compare=False)
+    message: str = field(compare=False)
+    fix: Optional[Fix] = field(default=None, compare=False)
+
+    @property
+    def line(self) -> int:
+        return self.span.line
+
+    @property
+    def column(self) -> int:
+        return self.span.column
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """What linting one file produced; ``source`` is kept for excerpts and fixing."""
+
+    path: str
+    findings: Tuple[Finding, ...] = ()
+    source: Optional[bytes] = None

@@ -1,0 +1,94 @@
+"""The base every rule builds on: identity, documentation and reporting in one place."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from dataclasses import dataclass
+from typing import ClassVar, Dict, List, Optional, Tuple
+
+import libcst as cst
+from libcst.metadata import PositionProvider
+
+from xdevlint.analysis.locations import Locations
+from xdevlint.analysis.provenance import ProvenanceProvider
+from xdevlint.analysis.values import EMPTY, Value
+from xdevlint.model import Finding, Fix, Span
+from xdevlint.scan import Scan
+
+#: The sections of a rule's docstring, in order (ruff's layout).
+DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Options")
+
+
+@dataclass(frozen=True)
+class RuleContext:
+    """What a rule may know about the file besides its tree."""
+
+    path: str
+    locations: Locations
+
+
+class Rule(cst.BatchableCSTVisitor):
+    """One hazard: its code, name and message, its documentation, and its visitor.
+
+    Rules only observe and report; selection, suppression and output belong to the
+    engine and the front ends.
+    """
+
+    CODE: ClassVar[str]
+    NAME: ClassVar[str]
+    MESSAGE: ClassVar[str]
+    FIX_TITLE: ClassVar[Optional[str]] = None
+
+    METADATA_DEPENDENCIES = (PositionProvider, ProvenanceProvider)
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__()
+        self.context = context
+        self.findings: List[Finding] = []
+
+    @classmethod
+    def may_apply(cls, scan: Scan, locations: Locations) -> bool:
+        """Whether a file could hold a finding: a cheap, sound test done before parsing."""
+        return True
+
+    def value_of(self, node: cst.CSTNode) -> Value:
+        return self.get_metadata(ProvenanceProvider, node, EMPTY)
+
+    def report(self, node: cst.CSTNode, message: str, fix: Optional[Fix] = None) -> None:
+        position = self.get_metadata(PositionProvider, node)
+        span = Span(position.start.line, position.start.column + 1, position.end.line, position.end.column + 1)
+        self.findings.append(Finding(self.context.path, span, self.CODE, self.NAME, message, fix))
+
+    @classmethod
+    def documentation(cls) -> Dict[str, str]:
+        """The docstring's sections by heading (``## What it does`` ...)."""
+        return parse_sections(cls.__doc__ or "")
+
+    @classmethod
+    def summary(cls) -> str:
+        first = cls.documentation().get("What it does", "")
+        return " ".join(first.split(".")[0].split()) + "." if first else cls.NAME
+
+
+def parse_sections(doc: str) -> Dict[str, str]:
+    sections: Dict[str, str] = {}
+    heading: Optional[str] = None
+    lines: List[str] = []
+    for line in inspect.cleandoc(doc).splitlines():
+        match = re.match(r"## (.+)$", line)
+        if match:
+            if heading is not None:
+                sections[heading] = "\n".join(lines).strip()
+            heading, lines = match.group(1).strip(), []
+        elif heading is not None:
+            lines.append(line)
+    if heading is not None:
+        sections[heading] = "\n".join(lines).strip()
+    return sections
+
+
+def code_blocks(section: str) -> Tuple[str, ...]:
+    """The ```python blocks of a doc section, for tests that lint them."""
+    return tuple(m.group(1) for m in re.finditer(r"```python\n(.*?)```", section, re.S))
+

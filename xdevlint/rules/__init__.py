@@ -1,0 +1,1 @@
+"""One module per rule, named for the hazard it finds."""

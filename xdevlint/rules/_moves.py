@@ -1,0 +1,36 @@
+"""What the move rules share: when a file can hold a move, and how a move is described."""
+
+from __future__ import annotations
+
+from typing import FrozenSet, Optional
+
+import libcst as cst
+
+from xdevlint.analysis.locations import Locations
+from xdevlint.analysis.moves import Move, move_of
+from xdevlint.rule import Rule
+from xdevlint.scan import Scan
+
+
+class MoveRule(Rule):
+    """A rule about rename-like calls; subclasses decide from the two locations."""
+
+    @classmethod
+    def may_apply(cls, scan: Scan, locations: Locations) -> bool:
+        return scan.contains_any(locations.scan_tokens()) and scan.has_move_call()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        move = move_of(node, self.value_of)
+        if move is not None:
+            message = self.check(
+                move, self.value_of(move.source).locations, self.value_of(move.destination).locations
+            )
+            if message is not None:
+                self.report(node, message)
+
+    def check(self, move: Move, source: FrozenSet[str], destination: FrozenSet[str]) -> Optional[str]:
+        raise NotImplementedError
+
+
+def describe(locations: FrozenSet[str]) -> str:
+    return " or ".join(sorted(locations))
