@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import List, Optional, Sequence, Type
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
+from libcst.metadata import MetadataWrapper, PositionProvider
 
 from xdevlint import registry
 from xdevlint.analysis.provenance import ProvenanceProvider
@@ -28,8 +28,13 @@ def analysis_error(path: str, reason: str, line: int = 1, column: int = 1) -> Fi
     )
 
 
-def lint_source(data: bytes, path: str, config: Config, rules: Optional[Sequence[Type[Rule]]] = None) -> FileResult:
-    """Findings for one file's bytes, sorted and with suppressions applied."""
+def lint_source(
+    data: bytes, path: str, config: Config, rules: Optional[Sequence[Type[Rule]]] = None, *, prescan: bool = True
+) -> FileResult:
+    """Findings for one file's bytes, sorted and with suppressions applied.
+
+    ``prescan=False`` skips the cheap scan, so tests can prove it never drops a finding.
+    """
     try:
         text, _ = decode(data)
     except DecodeError as error:
@@ -38,7 +43,7 @@ def lint_source(data: bytes, path: str, config: Config, rules: Optional[Sequence
         return FileResult(path, (), data)
     selected = config.rules_for(path) if rules is None else tuple(rules)
     scan = Scan(text)
-    candidates = [rule for rule in selected if rule.may_apply(scan, config.locations)]
+    candidates = [rule for rule in selected if not prescan or rule.may_apply(scan, config.locations)]
     if not candidates:
         return FileResult(path, (), data)
     findings = _analyse(data, path, config, candidates)
@@ -65,7 +70,16 @@ def _analyse(data: bytes, path: str, config: Config, rules: Sequence[Type[Rule]]
         raise
     except BaseException as error:
         return [analysis_error(path, f"internal error while analysing: {_describe(error)}; please report it")]
-    return [finding for visitor in visitors for finding in visitor.findings]
+    reports = [report for visitor in visitors for report in visitor.reports]
+    if not reports:
+        return []
+    positions = wrapper.resolve(PositionProvider)
+    findings = []
+    for report in reports:
+        where = positions[report.node]
+        span = Span(where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
+        findings.append(Finding(path, span, report.code, report.name, report.message, report.fix))
+    return findings
 
 
 def _describe(error: BaseException) -> str:

@@ -8,16 +8,26 @@ from dataclasses import dataclass
 from typing import ClassVar, Dict, List, Optional, Tuple
 
 import libcst as cst
-from libcst.metadata import PositionProvider
-
 from xdevlint.analysis.locations import Locations
 from xdevlint.analysis.provenance import ProvenanceProvider
 from xdevlint.analysis.values import EMPTY, Value
-from xdevlint.model import Finding, Fix, Span
+from xdevlint.model import Fix
 from xdevlint.scan import Scan
 
 #: The sections of a rule's docstring, in order (ruff's layout).
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Options")
+
+
+@dataclass(frozen=True)
+class Report:
+    """A finding before it has a position: positions cost a pass over the whole
+    module, so the engine resolves them only for files that have something to report."""
+
+    node: cst.CSTNode
+    code: str
+    name: str
+    message: str
+    fix: Optional[Fix] = None
 
 
 @dataclass(frozen=True)
@@ -40,12 +50,12 @@ class Rule(cst.BatchableCSTVisitor):
     MESSAGE: ClassVar[str]
     FIX_TITLE: ClassVar[Optional[str]] = None
 
-    METADATA_DEPENDENCIES = (PositionProvider, ProvenanceProvider)
+    METADATA_DEPENDENCIES = (ProvenanceProvider,)
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__()
         self.context = context
-        self.findings: List[Finding] = []
+        self.reports: List[Report] = []
 
     @classmethod
     def may_apply(cls, scan: Scan, locations: Locations) -> bool:
@@ -56,9 +66,7 @@ class Rule(cst.BatchableCSTVisitor):
         return self.get_metadata(ProvenanceProvider, node, EMPTY)
 
     def report(self, node: cst.CSTNode, message: str, fix: Optional[Fix] = None) -> None:
-        position = self.get_metadata(PositionProvider, node)
-        span = Span(position.start.line, position.start.column + 1, position.end.line, position.end.column + 1)
-        self.findings.append(Finding(self.context.path, span, self.CODE, self.NAME, message, fix))
+        self.reports.append(Report(node, self.CODE, self.NAME, message, fix))
 
     @classmethod
     def documentation(cls) -> Dict[str, str]:
