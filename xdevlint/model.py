@@ -6,6 +6,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Optional, Tuple
 
+import libcst as cst
+
 
 @dataclass(frozen=True, order=True)
 class Span:
@@ -33,9 +35,31 @@ class Edit:
 
 
 @dataclass(frozen=True)
+class Replacement:
+    """Replace ``node`` (a node of the analysed module) with ``new``."""
+
+    node: cst.CSTNode
+    new: cst.CSTNode
+
+
+@dataclass(frozen=True)
+class Import:
+    """An import a fix needs: ``import module`` or ``from module import obj [as alias]``."""
+
+    module: str
+    obj: Optional[str] = None
+    alias: Optional[str] = None
+
+
+@dataclass(frozen=True)
 class Fix:
+    """A CST-level rewrite plus the imports it needs; ``edits`` is its textual view
+    (for JSON and SARIF), filled in by the engine once positions are known."""
+
     applicability: Applicability
     message: str
+    replacements: Tuple[Replacement, ...] = ()
+    imports: Tuple[Import, ...] = ()
     edits: Tuple[Edit, ...] = ()
 
 
