@@ -10,10 +10,12 @@ drop one that has.
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 from typing import Dict, Iterable, Optional, Set
 
 from xdevlint.analysis import names
+from xdevlint.analysis.locations import Locations
 
 _MOVE_ATTRIBUTES = frozenset(names.MOVE_METHODS) | {q.rsplit(".", 1)[1] for q in names.MOVE_FUNCTIONS}
 _MOVE_MODULES = {q.rsplit(".", 1)[0] for q in names.MOVE_FUNCTIONS}
@@ -54,12 +56,131 @@ class Scan:
         return self._tree
 
     def has_move_call(self) -> bool:
-        """Whether any call could be a filesystem move (sound over-approximation)."""
+        """Whether any call could be a filesystem move (sound over-approximation).
+
+        Text first (where every ``.replace(`` of ``str`` is told apart by its two
+        arguments), the stdlib AST only for files that text cannot rule out.
+        """
         answer = self._answers.get("move")
         if answer is None:
-            answer = self.contains_any(names.MOVE_WORDS) and _has_move_call(self.tree)
+            answer = _text_may_move(self.text) and _has_move_call(self.tree)
             self._answers["move"] = answer
         return answer
+
+    def has_location_source(self, locations: Locations) -> bool:
+        """Whether anything in the file can give a path a location (sound)."""
+        answer = self._answers.get("location")
+        if answer is None:
+            answer = _has_location_source(self.tree, locations)
+            self._answers["location"] = answer
+        return answer
+
+
+# A word that can name a move, where it is called or bound to another name.
+_MOVE_WORD = re.compile(r"\b(?:" + "|".join(sorted(_MOVE_ATTRIBUTES)) + r")\b")
+_OPEN_CALL = re.compile(r"\s*\(")
+_FROM_OS = re.compile(r"\bfrom\s+os\s+import\b")
+_MODULE_LIKE = frozenset(_MOVE_MODULES | _PATH_CLASS_NAMES | {"pathlib"})
+_MODULE_VALUE = "|".join(sorted(_MODULE_LIKE))
+
+
+def _text_may_move(text: str) -> bool:
+    """False only when no occurrence of a move word can be a move call.
+
+    ``str.replace(old, new)`` is everywhere; ``Path.replace(target)`` takes one
+    argument and ``os.replace(src, dst)`` is called on a module. So a two-argument
+    ``.replace(`` on anything but ``os`` or a pathlib class is not a move, a bare
+    ``replace(`` can only be one if something is imported from ``os``, and prose
+    never is. Every other shape (an attribute not called, which may be an alias;
+    one argument; anything the lexer cannot close) goes on to the AST pass.
+    """
+    from_os: Optional[bool] = None
+    modules: Dict[str, bool] = {}
+    for match in _MOVE_WORD.finditer(text):
+        start = match.start()
+        if text[start - 1:start] != ".":
+            if from_os is None:
+                from_os = _FROM_OS.search(text) is not None
+            if from_os:
+                return True
+            continue
+        receiver = _receiver(text, start - 1)
+        if receiver not in modules:
+            modules[receiver] = _may_name_module(text, receiver)
+        if modules[receiver]:
+            return True
+        call = _OPEN_CALL.match(text, match.end())
+        if call is None:
+            return True  # ``mv = x.rename``: an alias, called elsewhere
+        if match.group() in names.MOVE_METHODS and _argument_count(text, call.end()) != 2:
+            return True
+    return False
+
+
+def _may_name_module(text: str, name: str) -> bool:
+    """Whether ``name`` may be ``os`` or a pathlib class: the name itself, an import
+    alias (``import os as _os``), or a plain assignment (``_os = os``)."""
+    if name in _MODULE_LIKE:
+        return True
+    if not name:
+        return False  # ``f(x).replace``, ``"a".replace``: no module is called like that
+    escaped = re.escape(name)
+    alias = re.compile(rf"\b(?:{_MODULE_VALUE})\s+as\s+{escaped}\b|\b{escaped}\s*=\s*(?:{_MODULE_VALUE})\s*$", re.M)
+    return alias.search(text) is not None
+
+
+def _receiver(text: str, dot: int) -> str:
+    """The identifier just before the ``.`` at ``dot`` (``os`` in ``os.replace``)."""
+    end = dot
+    while end > 0 and text[end - 1] in " \t":
+        end -= 1
+    start = end
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        start -= 1
+    return text[start:end]
+
+
+def _argument_count(text: str, start: int) -> Optional[int]:
+    """Top-level arguments of the call whose ``(`` ends at ``start``; None when unsure.
+
+    A tiny lexer: strings (with escapes and triple quotes), comments and brackets.
+    Keywords, ``*args`` and anything it cannot close count as unsure.
+    """
+    depth, count, seen, index, length = 0, 0, False, start, len(text)
+    while index < length:
+        char = text[index]
+        if char in "\"'":
+            quote = text[index:index + 3] if text[index:index + 3] in ('"""', "'''") else char
+            index += len(quote)
+            while index < length and not text.startswith(quote, index):
+                index += 2 if text[index] == "\\" else 1
+            if index >= length:
+                return None
+            index += len(quote)
+            seen = True
+            continue
+        if char == "#":
+            newline = text.find("\n", index)
+            index = length if newline < 0 else newline
+            continue
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            if depth == 0:
+                return count + 1 if seen else count
+            depth -= 1
+        elif depth == 0:
+            if char == ",":
+                count += 1
+                seen = False
+                index += 1
+                continue
+            if char == "*" or char == "=" and text[index + 1:index + 2] != "=" and text[index - 1:index] not in "=!<>":
+                return None
+        if not char.isspace():
+            seen = True
+        index += 1
+    return None
 
 
 def _has_move_call(tree: Optional[ast.AST]) -> bool:
@@ -129,4 +250,40 @@ def _names_move(value: ast.AST, aliases: Set[str]) -> bool:
         return value.attr in _MOVE_ATTRIBUTES
     if isinstance(value, ast.Name):
         return value.id in aliases
+    return False
+
+
+_TEMP_NAMES = frozenset(
+    q.rsplit(".", 1)[1] for q in (*names.TEMP_FACTORIES, *names.TEMP_DIR_CALLS, *names.TEMP_DIR_ATTRIBUTES)
+)
+
+
+def _has_location_source(tree: Optional[ast.AST], locations: Locations) -> bool:
+    """Whether any node could give a value a location, by the same tests provenance uses:
+
+    an identifier matching a location's name pattern, a literal under a location's
+    path (or ``~``, which ``Path.home()`` and ``expanduser`` build on), a location's
+    environment variable, a temp factory or a configured call.
+    """
+    if tree is None:
+        return True
+    calls = _TEMP_NAMES | {c.rsplit(".", 1)[-1] for loc in locations.locations for c in loc.calls}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            word = node.id
+        elif isinstance(node, ast.Attribute):
+            word = node.attr
+        elif isinstance(node, ast.arg):
+            word = node.arg
+        elif isinstance(node, ast.alias):
+            word = node.name.rsplit(".", 1)[-1]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
+            text = node.value.decode("latin-1") if isinstance(node.value, bytes) else node.value
+            if text.startswith("~") or locations.for_literal(text) or locations.for_env(text):
+                return True
+            continue
+        else:
+            continue
+        if word in calls or word == "home" or locations.for_identifier(word):
+            return True
     return False

@@ -17,7 +17,11 @@ class MoveRule(Rule):
 
     @classmethod
     def may_apply(cls, scan: Scan, locations: Locations) -> bool:
-        return scan.contains_any(locations.scan_tokens()) and scan.has_move_call()
+        return (
+            scan.contains_any(locations.scan_tokens())
+            and scan.has_move_call()
+            and scan.has_location_source(locations)
+        )
 
     def visit_Call(self, node: cst.Call) -> None:
         move = move_of(node, self.value_of)
