@@ -82,3 +82,8 @@ MOVE_WORDS: Tuple[str, ...] = tuple(sorted({q.rsplit(".", 1)[1] for q in MOVE_FU
 
 #: ``Path.rename(p, q)``: the same methods called on the class.
 UNBOUND_MOVE_METHODS: Dict[str, str] = {f"{cls}.{m}": m for cls in PATH_CLASSES for m in MOVE_METHODS}
+
+#: Every qualified name above, for ``from MODULE import *``.
+KNOWN_NAMES: FrozenSet[str] = frozenset(
+    {*TEMP_FACTORIES, *TEMP_DIR_CALLS, *TEMP_DIR_ATTRIBUTES, *PASS_THROUGH_CALLS, *JOIN_CALLS, *PATH_CLASSES, *ENV_CALLS, *ENV_MAPPINGS, *MOVE_FUNCTIONS}
+)
