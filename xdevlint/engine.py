@@ -1,11 +1,12 @@
 """One file through the pipeline: bytes -> text -> cheap scan -> libcst -> findings.
 
-The CLI and the flake8 plugin both call ``lint_source``; nothing here prints.
+The CLI calls ``lint_source``, the flake8 plugin ``lint_text`` (flake8 has decoded the
+file already); nothing here prints.
 """
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Type
+from typing import List, Optional, Sequence, Tuple, Type, Union
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -29,28 +30,64 @@ def analysis_error(path: str, reason: str, line: int = 1, column: int = 1) -> Fi
 
 
 def lint_source(
-    data: bytes, path: str, config: Config, rules: Optional[Sequence[Type[Rule]]] = None, *, prescan: bool = True
+    data: bytes,
+    path: str,
+    config: Config,
+    rules: Optional[Sequence[Type[Rule]]] = None,
+    *,
+    prescan: bool = True,
+    noqa: bool = True,
 ) -> FileResult:
     """Findings for one file's bytes, sorted and with suppressions applied.
 
     ``prescan=False`` skips the cheap scan, so tests can prove it never drops a finding.
+    ``noqa=False`` keeps findings on ``# noqa`` lines, for front ends (flake8) that
+    apply line suppressions themselves; ``# xdevlint: noqa`` still skips the file.
     """
     try:
         text, _ = decode(data)
     except DecodeError as error:
         return FileResult(path, (analysis_error(path, error.reason, error.line, error.column),), data)
+    return FileResult(path, _lint(data, text, path, config, rules, prescan, noqa), data)
+
+
+def lint_text(
+    text: str,
+    path: str,
+    config: Config,
+    rules: Optional[Sequence[Type[Rule]]] = None,
+    *,
+    prescan: bool = True,
+    noqa: bool = True,
+) -> FileResult:
+    """``lint_source`` for source already decoded (flake8 hands its plugins text lines).
+
+    Re-encoding would be wrong: the bytes' coding cookie may name another codec.
+    """
+    return FileResult(path, _lint(text, text, path, config, rules, prescan, noqa))
+
+
+def _lint(
+    source: Union[bytes, str],
+    text: str,
+    path: str,
+    config: Config,
+    rules: Optional[Sequence[Type[Rule]]],
+    prescan: bool,
+    noqa: bool,
+) -> Tuple[Finding, ...]:
     if file_is_suppressed(text):
-        return FileResult(path, (), data)
+        return ()
     selected = config.rules_for(path) if rules is None else tuple(rules)
     scan = Scan(text)
     candidates = [rule for rule in selected if not prescan or rule.may_apply(scan, config.locations)]
     if not candidates:
-        return FileResult(path, (), data)
-    findings = _analyse(data, path, config, candidates)
-    return FileResult(path, tuple(sorted(unsuppressed(findings, split_lines(text)))), data)
+        return ()
+    findings = _analyse(source, path, config, candidates)
+    return tuple(sorted(unsuppressed(findings, split_lines(text)) if noqa else findings))
 
 
-def _analyse(data: bytes, path: str, config: Config, rules: Sequence[Type[Rule]]) -> List[Finding]:
+def _analyse(data: Union[bytes, str], path: str, config: Config, rules: Sequence[Type[Rule]]) -> List[Finding]:
     try:
         module = cst.parse_module(data)
     except cst.ParserSyntaxError as error:

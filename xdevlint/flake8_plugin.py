@@ -1,0 +1,149 @@
+"""The flake8 plugin: xdevlint's ``XDV`` codes in a flake8 run, from the same engine.
+
+An adapter only. It asks the engine for every rule with line suppressions left
+alone, because flake8 itself applies ``--select``/``--extend-select``/``--ignore``,
+``# noqa`` (and ``--disable-noqa``) and ``per-file-ignores`` to what plugins report;
+filtering here as well would break unused-noqa checkers and flake8's own options.
+
+* Settings come from ``[tool.xdevlint]`` in the closest ``pyproject.toml``, as for the
+  CLI, or from the file named by ``--xdevlint-config``. The flake8 options
+  ``--xdevlint-move-function``, ``--xdevlint-move-function-atomic`` and
+  ``--xdevlint-locations`` replace those keys of that table. xdevlint's own
+  ``select``/``ignore``/``exclude`` keys do not apply: under flake8, flake8's options
+  decide. (flake8's ``--isolated`` is consumed before plugins see their options, so it
+  covers flake8's own files only; ``--xdevlint-config`` pins xdevlint's.)
+* flake8 runs every plugin on every file whatever ``--select`` says, so the engine's
+  cheap scan must (and does) rule out most files before libcst sees them.
+* flake8 reads the file (coding cookie, BOM, universal newlines) and hands over text
+  lines; they are linted as text, so a cookie naming another codec cannot mislead.
+* ``XDV000`` (a file xdevlint could not check) is reported as any other code. flake8
+  calls tree plugins only for files Python's own parser accepted (otherwise it reports
+  ``E999`` and runs no plugin), so a file Python cannot parse yields nothing from
+  here, while one that libcst cannot parse or analyse although Python can (a libcst
+  grammar gap, the recursion limit, an internal error) must not pass silently.
+  ``extend-ignore = XDV000`` silences it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Type
+
+from xdevlint import __version__, registry
+from xdevlint.config import ConfigError, ConfigResolver, from_table
+from xdevlint.engine import lint_text
+
+Result = Tuple[int, int, str, Type[Any]]
+
+#: flake8 option -> the ``[tool.xdevlint]`` key it replaces.
+_KEYS = {
+    "xdevlint_move_function": "move-function",
+    "xdevlint_move_function_atomic": "move-function-atomic",
+    "xdevlint_locations": "locations",
+}
+
+
+class XdevlintChecker:
+    """One file's ``XDV`` findings, as flake8 wants them."""
+
+    name = "xdevlint"
+    version = __version__
+
+    #: Set by ``parse_options``; a checker made without flake8's option parsing
+    #: (a test, another harness) falls back to the closest pyproject.toml.
+    resolver: Optional[ConfigResolver] = None
+
+    def __init__(self, tree: ast.AST, lines: Sequence[str], filename: str) -> None:
+        # flake8 picks plugins by parameter name: ``tree`` makes this a once-per-file
+        # plugin. libcst cannot reuse the stdlib AST, so the engine reparses ``lines``.
+        del tree
+        self.lines = lines
+        self.filename = filename
+        # Resolved here, not in ``run``: flake8 turns exceptions raised while making a
+        # checker into a clean "plugin failed" message, but not those raised from ``run``.
+        resolver = type(self).resolver or ConfigResolver()
+        self.config = resolver.for_path(filename)
+
+    @staticmethod
+    def add_options(option_manager: Any) -> None:
+        option_manager.add_option(
+            "--xdevlint-config",
+            metavar="FILE",
+            parse_from_config=True,
+            normalize_paths=True,
+            help="xdevlint: read [tool.xdevlint] from FILE instead of the closest pyproject.toml",
+        )
+        option_manager.add_option(
+            "--xdevlint-move-function",
+            metavar="DOTTED.NAME",
+            parse_from_config=True,
+            help="xdevlint: the function fixes move files with (default: shutil.move)",
+        )
+        option_manager.add_option(
+            "--xdevlint-move-function-atomic",
+            action="store_true",
+            default=None,
+            parse_from_config=True,
+            help="xdevlint: the move function is atomic, so rewriting a call to it is a safe fix",
+        )
+        option_manager.add_option(
+            "--xdevlint-locations",
+            metavar="NAME.KEY=VALUE,...",
+            default=[],
+            parse_from_config=True,
+            comma_separated_list=True,
+            help="xdevlint: locations, e.g. scratch.paths=/mnt/scratch,scratch.env=SCRATCH_DIR,"
+            "cache.extend-names=*blob*; KEY is env, names, paths, calls or extend-<one of them>",
+        )
+
+    @classmethod
+    def parse_options(cls, options: argparse.Namespace) -> None:
+        try:
+            cls.resolver = resolver_for(options)
+        except ConfigError as error:
+            from flake8.exceptions import ExecutionError
+
+            raise ExecutionError(f"xdevlint: {error}") from None
+
+    def run(self) -> Iterator[Result]:
+        result = lint_text("".join(self.lines), self.filename, self.config, registry.ALL_RULES, noqa=False)
+        for finding in result.findings:
+            # flake8 columns are 0-based (it prints them +1); ours are 1-based.
+            yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)
+
+
+def resolver_for(options: argparse.Namespace) -> ConfigResolver:
+    """The settings flake8's options ask for; ConfigError names the bad option."""
+    table: Dict[str, Any] = {}
+    for option, key in _KEYS.items():
+        value = getattr(options, option, None)
+        if option == "xdevlint_locations":
+            value = locations_table(value or ())
+        if value is not None:
+            table[key] = value
+    try:
+        overridden = from_table(table, None)
+    except ConfigError as error:
+        option = next(o for o, k in _KEYS.items() if error.key.split(".")[0] == k)
+        raise ConfigError("--" + option.replace("_", "-"), error.key, error.message) from None
+    overrides = {key.replace("-", "_"): getattr(overridden, key.replace("-", "_")) for key in table}
+    explicit = getattr(options, "xdevlint_config", None)
+    return ConfigResolver(Path(explicit) if explicit else None, overrides)
+
+
+def locations_table(items: Sequence[str]) -> Optional[Mapping[str, Mapping[str, List[str]]]]:
+    """``scratch.paths=/a,scratch.paths=/b`` -> ``{"scratch": {"paths": ["/a", "/b"]}}``.
+
+    One value per item, since flake8 splits list options at commas and whitespace;
+    repeating a key adds to its list, as the TOML list would.
+    """
+    table: Dict[str, Dict[str, List[str]]] = {}
+    for item in items:
+        target, equals, value = item.partition("=")
+        name, dot, key = target.partition(".")
+        if not (equals and dot and name and key and value):
+            raise ConfigError("--xdevlint-locations", item, "expected NAME.KEY=VALUE, e.g. scratch.paths=/mnt/scratch")
+        table.setdefault(name, {}).setdefault(key, []).append(value)
+    return table or None
