@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os.path
 from dataclasses import dataclass, field
-from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Union
 
 import libcst as cst
 import builtins
@@ -31,7 +31,6 @@ from xdevlint.analysis.values import EMPTY, FILE, PATH, PATH_KIND, STR, STR_KIND
 _FunctionNode = Union[cst.FunctionDef, cst.Lambda]
 _OBJECT_KINDS = frozenset({FILE, TEMPDIR})
 _BUILTINS = frozenset(dir(builtins))
-_NONE = Value(kinds=frozenset({"none"}))
 
 
 class Env:
@@ -453,8 +452,6 @@ class _Interpreter:
         return EMPTY
 
     def ev_Name(self, node: cst.Name, env: Env) -> Value:
-        if node.value == "None":
-            return _NONE
         value = env.lookup(node.value)
         if value is None:
             value = Value(callees=frozenset({f"builtins.{node.value}"})) if node.value in _BUILTINS else EMPTY
@@ -646,17 +643,11 @@ class _Interpreter:
 
     def ev_Call(self, node: cst.Call, env: Env) -> Value:
         function = self.ev(node.func, env)
-        positional: List[Value] = []
-        keywords: Dict[str, Value] = {}
-        for arg in node.args:
-            value = self.ev(arg.value, env)
-            if arg.keyword is not None:
-                keywords[arg.keyword.value] = value
-            elif not arg.star:
-                positional.append(value)
+        arguments = _Arguments(node.args, [self.ev(arg.value, env) for arg in node.args])
+        positional, keywords = arguments.positional, arguments.keywords
         result = EMPTY
         for callee in function.callees:
-            result = result | self.library_call(callee, positional, keywords)
+            result = result | self.library_call(callee, arguments)
         for definition in function.defs:
             if isinstance(definition, cst.ClassDef):
                 result = result | Value(instances=frozenset({definition}))
@@ -667,20 +658,16 @@ class _Interpreter:
             result = result | self.method_call(receiver, node.func.attr.value, positional, keywords)
         return result
 
-    def library_call(self, callee: str, args: List[Value], keywords: Dict[str, Value]) -> Value:
-        def argument(index: int, keyword: str) -> Optional[Value]:
-            if keyword in keywords:
-                return keywords[keyword]
-            return args[index] if index < len(args) else None
-
+    def library_call(self, callee: str, arguments: "_Arguments") -> Value:
+        argument, args = arguments.get, arguments.positional
         factory = names.TEMP_FACTORIES.get(callee)
         if factory is not None:
             dir_index, kind = factory
             directory = argument(dir_index, "dir")
-            if directory is None or directory == _NONE:
+            if directory is None and not arguments.starred:
                 located = frozenset({TEMP})
-            else:
-                located = directory.locations
+            else:  # dir= given (or maybe, through *args/**kwargs): its location, if known
+                located = directory.locations if directory is not None else frozenset()
             path = Value(locations=located, kinds=STR_KIND)
             if callee == "tempfile.mkstemp":
                 return Value(locations=located, kinds=STR_KIND, elements=(EMPTY, path))
@@ -728,6 +715,34 @@ class _Interpreter:
             return self.formatted(receiver.literal, "{", args[0] if args else EMPTY)
         return EMPTY
 
+
+
+class _Arguments:
+    """A call's arguments by position and keyword; a literal ``None`` counts as absent."""
+
+    def __init__(self, args: Sequence[cst.Arg], values: Sequence[Value]) -> None:
+        self.positional: List[Value] = []
+        self.keywords: Dict[str, Value] = {}
+        self.starred = False
+        self._none: Set[Union[int, str]] = set()
+        for arg, value in zip(args, values):
+            if arg.star:
+                self.starred = True
+                continue
+            key: Union[int, str] = arg.keyword.value if arg.keyword is not None else len(self.positional)
+            if isinstance(arg.value, cst.Name) and arg.value.value == "None":
+                self._none.add(key)
+            if isinstance(key, str):
+                self.keywords[key] = value
+            else:
+                self.positional.append(value)
+
+    def get(self, index: int, keyword: str) -> Optional[Value]:
+        if keyword in self.keywords:
+            return None if keyword in self._none else self.keywords[keyword]
+        if self.starred or index >= len(self.positional) or index in self._none:
+            return None  # after *args, positions are not known
+        return self.positional[index]
 
 
 def _entered(value: Value) -> Value:
