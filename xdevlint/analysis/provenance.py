@@ -495,7 +495,11 @@ class _Interpreter:
         return info.body.get(attr, EMPTY) | info.attributes.get(attr, EMPTY)
 
     def ev_SimpleString(self, node: cst.SimpleString, env: Env) -> Value:
-        return self.literal(node.evaluated_value)
+        try:
+            text = node.evaluated_value
+        except (ValueError, SyntaxError):  # e.g. an unknown \N{...} name: no literal to know
+            return Value(kinds=STR_KIND)
+        return self.literal(text)
 
     def literal(self, text: Union[str, bytes, None]) -> Value:
         if isinstance(text, bytes):
