@@ -140,4 +140,14 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None, 
 
 def run() -> None:
     """Console-script entry point."""
-    raise SystemExit(main())
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`xdevlint | head`): stop quietly, as grep would.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = EXIT_FINDINGS
+    except KeyboardInterrupt:
+        sys.stderr.write("xdevlint: interrupted\n")
+        code = 130
+    raise SystemExit(code)
