@@ -201,7 +201,7 @@ def _locations(value: Any, where: str) -> Locations:
             fields[item] = tuple(dict.fromkeys(current))
         for call in fields["calls"]:
             _dotted(call, where, f"{key}.calls")
-        by_name[name] = replace(base, **fields)
+        by_name[name] = Location(name, **fields)
     return Locations(tuple(by_name.values()))
 
 

@@ -208,10 +208,10 @@ def _has_move_call(tree: Optional[ast.AST]) -> bool:
     # ``mv = os.rename``, ``self._swap = os.replace``, ``mv2 = mv``: a name or
     # attribute bound to a move function. Two rounds follow an alias of an alias.
     attribute_aliases: Set[str] = set()
-    assignments = [n for n in nodes if isinstance(n, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and n.value is not None]
+    assignments = [n for n in nodes if isinstance(n, (ast.Assign, ast.AnnAssign, ast.NamedExpr))]
     for _ in range(2):
         for node in assignments:
-            if _names_move(node.value, aliases):
+            if node.value is not None and _names_move(node.value, aliases):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for target in targets:
                     if isinstance(target, ast.Name):

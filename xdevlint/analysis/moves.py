@@ -51,13 +51,13 @@ def move_of(call: cst.Call, value_of: ValueOf) -> Optional[Move]:
         return None
     if not value_of(func.value).is_path:
         return None
-    target = _argument(call.args, 0, "target")
-    if target is None:
+    argument = _argument(call.args, 0, "target")
+    if argument is None:
         return None
     method = func.attr.value
     if names.MOVE_METHODS[method]:
-        return Move(call, f"Path.{method}", func.value, target, method=True)
-    return Move(call, f"Path.{method}", target, func.value, method=True)
+        return Move(call, f"Path.{method}", func.value, argument, method=True)
+    return Move(call, f"Path.{method}", argument, func.value, method=True)
 
 
 def _move(

@@ -15,6 +15,7 @@ the binding here is free: the interpreter already keeps an environment.
 from __future__ import annotations
 
 import os.path
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Union
 
@@ -107,8 +108,11 @@ class ProvenanceProvider(BaseMetadataProvider[Value]):
     """
 
     @staticmethod
-    def gen_cache(root_path: object, paths: object, timeout: object = None) -> Mapping[str, object]:
-        # Only FullRepoManager calls this; a single-file run passes the cache directly.
+    def gen_cache(
+        root_path: Path, paths: List[str], *, timeout: Optional[int] = None, use_pyproject_toml: bool = False
+    ) -> Mapping[str, object]:
+        # Only FullRepoManager calls this; being set is what makes MetadataWrapper
+        # hand its ``cache`` entry to the constructor.
         return {}
 
     def __init__(self, cache: object = None) -> None:
@@ -301,7 +305,7 @@ class _Interpreter:
         for alias in node.names:
             name = get_full_name_for_node(alias.name) or ""
             target = alias.asname.name if alias.asname is not None else alias.name
-            self.bind(target, self.imported(f"{module}.{name}"), env, None)  # type: ignore[arg-type]
+            self.bind(target, self.imported(f"{module}.{name}"), env, None)
 
     def imported(self, qualified: str) -> Value:
         if qualified in names.TEMP_DIR_ATTRIBUTES:
@@ -517,8 +521,10 @@ class _Interpreter:
             if isinstance(part, cst.FormattedStringExpression):
                 value = self.ev(part.expression, env)
                 self.expressions_of([p for p in (part.format_spec or ())], env)
-            else:
+            elif isinstance(part, cst.FormattedStringText):
                 value = self.literal(part.value)
+            else:
+                continue
             first = value if first is None else first
         if first is None:
             return Value(kinds=STR_KIND, literal="")
