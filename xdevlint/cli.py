@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ from xdevlint.config import ConfigError, ConfigResolver
 from xdevlint.discovery import STDIN, discover
 from xdevlint.engine import analysis_error, lint_source
 from xdevlint.model import FileResult
-from xdevlint.report import reporters
+from xdevlint.report import reporters, statistics_reporter, write_atomically
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -49,6 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=sorted(reporters()), default="text", help="output format (default: text)")
     parser.add_argument("--stdin-filename", metavar="NAME", help="the name of the file read from stdin")
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings remain")
+    parser.add_argument("--output-file", metavar="FILE", help="write the report to FILE (replaced atomically) instead of stdout")
+    parser.add_argument("--statistics", action="store_true", help="print how many findings each code has instead of the findings")
     return parser
 
 
@@ -126,13 +129,26 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None, 
         return explain(argv[1], out)
     if argv == ["rules"]:
         return list_rules(out)
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.statistics and args.format == "sarif":
+        parser.error("--statistics cannot be combined with --format sarif")
     try:
         results = check(args, stdin or sys.stdin)
     except ConfigError as error:
         sys.stderr.write(f"xdevlint: error: {error}\n")
         return EXIT_ERROR
-    reporters()[args.format](results, out)
+    reporter = statistics_reporter(args.format) if args.statistics else reporters()[args.format]
+    if args.output_file:
+        buffer = io.StringIO()
+        reporter(results, buffer)
+        try:
+            write_atomically(args.output_file, buffer.getvalue())
+        except OSError as error:
+            sys.stderr.write(f"xdevlint: error: cannot write {args.output_file}: {error.strerror or error}\n")
+            return EXIT_ERROR
+    else:
+        reporter(results, out)
     if args.exit_zero:
         return EXIT_CLEAN
     return EXIT_FINDINGS if any(r.findings for r in results) else EXIT_CLEAN

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from typing import Callable, Dict, Sequence, TextIO
 
 from xdevlint.model import FileResult
@@ -10,6 +12,55 @@ Reporter = Callable[[Sequence[FileResult], TextIO], None]
 
 
 def reporters() -> Dict[str, Reporter]:
-    from xdevlint.report import json, text
+    from xdevlint.report import github, json, sarif, text
 
-    return {"text": text.report, "json": json.report}
+    return {"text": text.report, "json": json.report, "sarif": sarif.report, "github": github.report}
+
+
+def statistics_reporter(format: str) -> Reporter:
+    """``--statistics`` replaces the findings with counts: JSON for ``json``, else a table.
+
+    GitHub annotations stay in front of the table: they are what the step exists for.
+    (``sarif`` is refused by the CLI: a log format cannot be swapped for a table.)
+    """
+    from xdevlint.report import github, statistics
+
+    if format == "json":
+        return statistics.report_json
+    if format == "github":
+
+        def annotated(results: Sequence[FileResult], out: TextIO) -> None:
+            github.annotations(results, out)
+            statistics.report(results, out)
+
+        return annotated
+    return statistics.report
+
+
+def write_atomically(path: str, content: str) -> None:
+    """Write ``content`` to ``path`` through a temp file beside it and ``os.replace``.
+
+    A reader (a CI upload step) never sees half a report, and a failed run leaves the
+    previous file whole. The file gets its old mode, or the umask's, not mkstemp's 0600.
+    """
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, mode)
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except FileNotFoundError:
+            pass
+        raise

@@ -1,0 +1,197 @@
+"""``--format sarif``: a SARIF 2.1.0 log, as GitHub code scanning and other viewers read it.
+
+* ``tool.driver.rules`` comes from each rule's documentation (the same text as
+  ``xdevlint rule CODE``), plus ``XDV000`` for files that could not be checked.
+* Paths are URIs relative to ``%SRCROOT%``, the working directory, which is where
+  CI checks out the repository; a path outside it is an absolute ``file:`` URI.
+* Columns are Unicode code points (``columnKind``), as xdevlint counts them, and
+  ``endColumn`` is exclusive, as SARIF wants.
+* ``partialFingerprints.primaryLocationLineHash`` hashes the rule, the path and the
+  reported line's text with its whitespace collapsed, then numbers repeats of that
+  triple (``HASH:2``). No line number goes in, so an alert survives code moving above
+  it and re-indenting; GitHub uses this key instead of computing its own.
+* A finding with a fix gets ``fixes`` with one replacement per textual edit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple, Type
+from urllib.parse import quote
+
+from xdevlint import __version__, registry
+from xdevlint.model import FileResult, Finding, Fix, Span
+from xdevlint.rule import DOC_SECTIONS, Rule
+from xdevlint.source import DecodeError, decode
+from xdevlint.suppress import split_lines
+
+SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+VERSION = "2.1.0"
+INFORMATION_URI = "https://pypi.org/project/xdevlint/"
+SRCROOT = "%SRCROOT%"
+#: Every finding means a real hazard (or an unchecked file): errors, as the exit code says.
+LEVEL = "error"
+
+_ANALYSIS_ERROR_DOC = {
+    "What it does": "Reports a file that xdevlint could not read, decode, parse or analyse, "
+    "with the reason and, where known, the position.",
+    "Why is this bad?": "A file that was not checked may hold any of the hazards the other rules "
+    "look for; it must not pass silently. This code cannot be deselected.",
+}
+
+
+def help_uri(code: str) -> str:
+    """Where a rule is documented: README's rule table (``xdevlint rule CODE`` has it all)."""
+    return f"{INFORMATION_URI}#rules"
+
+
+def _markdown(code: str, name: str, sections: Dict[str, str]) -> str:
+    ordered = [h for h in DOC_SECTIONS if h in sections] + [h for h in sections if h not in DOC_SECTIONS]
+    body = "".join(f"\n\n## {heading}\n{sections[heading]}" for heading in ordered)
+    return f"# {name} ({code}){body}\n"
+
+
+def first_sentence(text: str) -> str:
+    """Up to the first full stop that ends a sentence (not the one in ``os.rename``)."""
+    return re.split(r"(?<=\.)\s", " ".join(text.split()), maxsplit=1)[0]
+
+
+def _descriptor(code: str, name: str, sections: Dict[str, str]) -> Dict[str, Any]:
+    markdown = _markdown(code, name, sections)
+    what = sections.get("What it does", name)
+    return {
+        "id": code,
+        "name": name,
+        "shortDescription": {"text": first_sentence(what)},
+        "fullDescription": {"text": " ".join(what.split())},
+        "help": {"text": markdown, "markdown": markdown},
+        "helpUri": help_uri(code),
+        "defaultConfiguration": {"level": LEVEL},
+    }
+
+
+def rule_descriptors() -> List[Dict[str, Any]]:
+    rules: Sequence[Type[Rule]] = registry.ALL_RULES
+    descriptors = [_descriptor(registry.ANALYSIS_ERROR_CODE, registry.ANALYSIS_ERROR_NAME, _ANALYSIS_ERROR_DOC)]
+    descriptors += [_descriptor(rule.CODE, rule.NAME, rule.documentation()) for rule in rules]
+    return descriptors
+
+
+def artifact_location(path: str, cwd: str) -> Dict[str, str]:
+    absolute = os.path.abspath(path)
+    try:
+        relative = Path(os.path.relpath(absolute, cwd)).as_posix()
+    except ValueError:  # another drive on Windows
+        relative = os.pardir
+    if relative.split("/")[0] != os.pardir:
+        return {"uri": quote(relative), "uriBaseId": SRCROOT}
+    return {"uri": Path(absolute).as_uri()}
+
+
+def region(span: Span) -> Dict[str, int]:
+    return {
+        "startLine": span.line,
+        "startColumn": span.column,
+        "endLine": span.end_line,
+        "endColumn": span.end_column,
+    }
+
+
+def fingerprint(code: str, uri: str, line_text: str) -> str:
+    normalized = " ".join(line_text.split())
+    return hashlib.sha256("\0".join((code, uri, normalized)).encode("utf-8")).hexdigest()[:16]
+
+
+def _fixes(fix: Optional[Fix], location: Dict[str, str]) -> Optional[List[Dict[str, Any]]]:
+    if fix is None or not fix.edits:
+        return None  # SARIF needs at least one artifact change; a fix without text has none
+    replacements = [
+        {"deletedRegion": region(edit.span), "insertedContent": {"text": edit.content}} for edit in fix.edits
+    ]
+    return [
+        {
+            "description": {"text": f"{fix.message} ({fix.applicability.value} fix)"},
+            "artifactChanges": [{"artifactLocation": dict(location), "replacements": replacements}],
+        }
+    ]
+
+
+def _source_lines(result: FileResult) -> Optional[List[str]]:
+    if result.source is None:
+        return None
+    try:
+        text, _ = decode(result.source)
+    except DecodeError:
+        return None
+    return split_lines(text)
+
+
+def build(results: Sequence[FileResult], cwd: Optional[str] = None) -> Dict[str, Any]:
+    """The SARIF log for ``results``, as a JSON-ready dict."""
+    cwd = os.path.abspath(cwd or os.getcwd())
+    descriptors = rule_descriptors()
+    index = {descriptor["id"]: position for position, descriptor in enumerate(descriptors)}
+    seen: Dict[Tuple[str, str, str], int] = {}
+    sarif_results = []
+    for result in results:
+        lines = _source_lines(result)
+        for finding in result.findings:
+            sarif_results.append(_result(finding, lines, cwd, index, seen))
+    return {
+        "$schema": SCHEMA,
+        "version": VERSION,
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "xdevlint",
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": descriptors,
+                    }
+                },
+                "invocations": [{"executionSuccessful": True}],
+                "originalUriBaseIds": {SRCROOT: {"uri": Path(cwd).as_uri().rstrip("/") + "/"}},
+                "columnKind": "unicodeCodePoints",
+                "results": sarif_results,
+            }
+        ],
+    }
+
+
+def _result(
+    finding: Finding,
+    lines: Optional[List[str]],
+    cwd: str,
+    index: Dict[str, int],
+    seen: Dict[Tuple[str, str, str], int],
+) -> Dict[str, Any]:
+    location = artifact_location(finding.path, cwd)
+    number = finding.span.line
+    line_text = lines[number - 1] if lines is not None and 0 < number <= len(lines) else finding.message
+    digest = fingerprint(finding.code, location["uri"], line_text)
+    key = (finding.code, location["uri"], digest)
+    seen[key] = occurrence = seen.get(key, 0) + 1
+    item: Dict[str, Any] = {
+        "ruleId": finding.code,
+        "level": LEVEL,
+        "message": {"text": finding.message},
+        "locations": [{"physicalLocation": {"artifactLocation": location, "region": region(finding.span)}}],
+        "partialFingerprints": {"primaryLocationLineHash": f"{digest}:{occurrence}"},
+    }
+    if finding.code in index:
+        item["ruleIndex"] = index[finding.code]
+    fixes = _fixes(finding.fix, location)
+    if fixes:
+        item["fixes"] = fixes
+    return item
+
+
+def report(results: Sequence[FileResult], out: TextIO) -> None:
+    json.dump(build(results), out, indent=2, ensure_ascii=False)
+    out.write("\n")
