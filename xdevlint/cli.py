@@ -13,6 +13,8 @@ from xdevlint import __version__, registry
 from xdevlint.config import ConfigError, ConfigResolver
 from xdevlint.discovery import STDIN, discover
 from xdevlint.engine import analysis_error, lint_source
+from xdevlint.fixes.run import FixRun
+from xdevlint.fixes.vendor import VendorError, vendor
 from xdevlint.model import FileResult
 from xdevlint.report import reporters, statistics_reporter, write_atomically
 
@@ -52,6 +54,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings remain")
     parser.add_argument("--output-file", metavar="FILE", help="write the report to FILE (replaced atomically) instead of stdout")
     parser.add_argument("--statistics", action="store_true", help="print how many findings each code has instead of the findings")
+    fixing = parser.add_argument_group("fixing")
+    fixing.add_argument("--fix", action="store_true", help="apply safe fixes, rewriting files in place (atomically)")
+    fixing.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, also apply unsafe fixes")
+    fixing.add_argument("--diff", action="store_true", help="print the fixes as a unified diff and write nothing; exit 1 if any file would change")
+    fixing.add_argument("--show-fixes", action="store_true", help="after fixing, list what was fixed in each file")
+    fixing.add_argument(
+        "--vendor-safemove", metavar="PATH",
+        help="write xdevlint.safemove into PATH (a package directory, as _safemove.py, or a .py file) and exit",
+    )
     return parser
 
 
@@ -76,7 +87,7 @@ def _read(path: str) -> bytes:
         return handle.read()
 
 
-def check(args: argparse.Namespace, stdin: TextIO) -> List[FileResult]:
+def check(args: argparse.Namespace, stdin: TextIO, fixing: Optional[FixRun] = None) -> List[FileResult]:
     resolver = ConfigResolver(args.config, _overrides(args), isolated=args.isolated)
     paths = tuple(args.paths) or (STDIN,) if args.stdin_filename and not args.paths else tuple(args.paths) or (".",)
     results = []
@@ -88,7 +99,7 @@ def check(args: argparse.Namespace, stdin: TextIO) -> List[FileResult]:
             data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode()
             if name != STDIN and config.is_excluded(name) and args.force_exclude:
                 continue
-            results.append(lint_source(data, name, config))
+            results.append(fixing.process(data, name, config, from_stdin=True) if fixing else lint_source(data, name, config))
             continue
         if candidate.problem is not None:
             results.append(FileResult(path, (analysis_error(path, f"cannot read: {candidate.problem}"),)))
@@ -98,7 +109,8 @@ def check(args: argparse.Namespace, stdin: TextIO) -> List[FileResult]:
         except OSError as error:
             results.append(FileResult(path, (analysis_error(path, f"cannot read: {error.strerror or error}"),)))
             continue
-        results.append(lint_source(data, path, resolver.for_path(path)))
+        config = resolver.for_path(path)
+        results.append(fixing.process(data, path, config) if fixing else lint_source(data, path, config))
     return results
 
 
@@ -133,11 +145,16 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None, 
     args = parser.parse_args(argv)
     if args.statistics and args.format == "sarif":
         parser.error("--statistics cannot be combined with --format sarif")
+    if args.vendor_safemove is not None:
+        return vendor_safemove(args.vendor_safemove, out)
+    fixing = FixRun(unsafe=args.unsafe_fixes, diff=args.diff) if args.fix or args.diff else None
     try:
-        results = check(args, stdin or sys.stdin)
+        results = check(args, stdin or sys.stdin, fixing)
     except ConfigError as error:
         sys.stderr.write(f"xdevlint: error: {error}\n")
         return EXIT_ERROR
+    if fixing is not None and (args.diff or fixing.stdin_output is not None):
+        return _fix_output(args, fixing, results, out)
     reporter = statistics_reporter(args.format) if args.statistics else reporters()[args.format]
     if args.output_file:
         buffer = io.StringIO()
@@ -149,9 +166,57 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None, 
             return EXIT_ERROR
     else:
         reporter(results, out)
+    if fixing is not None and args.show_fixes:
+        fixing.write_fixes(out if args.format == "text" and not args.output_file else sys.stderr)
     if args.exit_zero:
         return EXIT_CLEAN
     return EXIT_FINDINGS if any(r.findings for r in results) else EXIT_CLEAN
+
+
+def _fix_output(args: argparse.Namespace, fixing: FixRun, results: List[FileResult], out: TextIO) -> int:
+    """``--diff`` prints only the diff (exit 1 if anything would change); fixing stdin
+    prints the fixed source, for editors, and the remaining findings on stderr."""
+    if args.diff:
+        fixing.write_diff(out)
+        if args.show_fixes:
+            fixing.write_fixes(sys.stderr)
+        sys.stderr.write(fixing.summary())
+        return EXIT_FINDINGS if fixing.changed and not args.exit_zero else EXIT_CLEAN
+    assert fixing.stdin_output is not None
+    out.flush()
+    buffer = getattr(out, "buffer", None)
+    if buffer is not None:
+        buffer.write(fixing.stdin_output)
+        buffer.flush()
+    else:  # a text stream (tests): decode as the interpreter would
+        from xdevlint.source import decode
+
+        out.write(decode(fixing.stdin_output)[0])
+    remaining = [r for r in results if r.findings]
+    if remaining:
+        reporters()[args.format](remaining, sys.stderr)
+    if args.show_fixes:
+        fixing.write_fixes(sys.stderr)
+    if args.exit_zero:
+        return EXIT_CLEAN
+    return EXIT_FINDINGS if remaining else EXIT_CLEAN
+
+
+def vendor_safemove(path: str, out: TextIO) -> int:
+    try:
+        done = vendor(path)
+    except VendorError as error:
+        sys.stderr.write(f"xdevlint: error: {error}\n")
+        return EXIT_ERROR
+    out.write(f"{'Wrote' if done.changed else 'Up to date:'} {done.path}\n")
+    function = done.move_function or "<module>.safe_move"
+    out.write(
+        "Point the fixes at it in pyproject.toml:\n"
+        "  [tool.xdevlint]\n"
+        f'  move-function = "{function}"\n'
+        "  move-function-atomic = true\n"
+    )
+    return EXIT_CLEAN
 
 
 def run() -> None:

@@ -1,20 +1,21 @@
 """One file through the pipeline: bytes -> text -> cheap scan -> libcst -> findings.
 
 The CLI calls ``lint_source``, the flake8 plugin ``lint_text`` (flake8 has decoded the
-file already); nothing here prints.
+file already), ``--fix`` ``fix_source``; nothing here prints.
 """
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple, Type, Union
+from dataclasses import replace
+from typing import List, Mapping, Optional, Sequence, Tuple, Type, Union
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from xdevlint import registry
+from xdevlint import fixer, registry
 from xdevlint.analysis.provenance import ProvenanceProvider
 from xdevlint.config import Config
-from xdevlint.model import FileResult, Finding, Span
+from xdevlint.model import FileResult, Finding, Fix, Span
 from xdevlint.rule import Rule, RuleContext
 from xdevlint.scan import Scan
 from xdevlint.source import DecodeError, decode
@@ -44,11 +45,34 @@ def lint_source(
     ``noqa=False`` keeps findings on ``# noqa`` lines, for front ends (flake8) that
     apply line suppressions themselves; ``# xdevlint: noqa`` still skips the file.
     """
+    return _lint_bytes(data, path, config, rules, prescan, noqa)[0]
+
+
+def fix_source(
+    data: bytes, path: str, config: Config, unsafe: bool = False, rules: Optional[Sequence[Type[Rule]]] = None
+) -> fixer.FixResult:
+    """Lint and fix one file's bytes to a fixed point; ``unsafe`` adds unsafe fixes.
+
+    A file with nothing to fix costs one lint: the first pass is ``lint_source``'s.
+    """
+    return fixer.fix(data, path, lambda source: _lint_bytes(source, path, config, rules, True, True), unsafe=unsafe)
+
+
+def _lint_bytes(
+    data: bytes,
+    path: str,
+    config: Config,
+    rules: Optional[Sequence[Type[Rule]]],
+    prescan: bool,
+    noqa: bool,
+) -> Tuple[FileResult, Optional[cst.Module]]:
+    """The file's result, and its tree when it was analysed (the fixer rewrites it)."""
     try:
         text, _ = decode(data)
     except DecodeError as error:
-        return FileResult(path, (analysis_error(path, error.reason, error.line, error.column),), data)
-    return FileResult(path, _lint(data, text, path, config, rules, prescan, noqa), data)
+        return FileResult(path, (analysis_error(path, error.reason, error.line, error.column),), data), None
+    findings, module = _lint(data, text, path, config, rules, prescan, noqa)
+    return FileResult(path, findings, data), module
 
 
 def lint_text(
@@ -64,7 +88,7 @@ def lint_text(
 
     Re-encoding would be wrong: the bytes' coding cookie may name another codec.
     """
-    return FileResult(path, _lint(text, text, path, config, rules, prescan, noqa))
+    return FileResult(path, _lint(text, text, path, config, rules, prescan, noqa)[0])
 
 
 def _lint(
@@ -75,48 +99,61 @@ def _lint(
     rules: Optional[Sequence[Type[Rule]]],
     prescan: bool,
     noqa: bool,
-) -> Tuple[Finding, ...]:
+) -> Tuple[Tuple[Finding, ...], Optional[cst.Module]]:
     if file_is_suppressed(text):
-        return ()
+        return (), None
     selected = config.rules_for(path) if rules is None else tuple(rules)
     scan = Scan(text)
     candidates = [rule for rule in selected if not prescan or rule.may_apply(scan, config.locations)]
     if not candidates:
-        return ()
-    findings = _analyse(source, path, config, candidates)
-    return tuple(sorted(unsuppressed(findings, split_lines(text)) if noqa else findings))
+        return (), None
+    findings, module = _analyse(source, path, config, candidates)
+    return tuple(sorted(unsuppressed(findings, split_lines(text)) if noqa else findings)), module
 
 
-def _analyse(data: Union[bytes, str], path: str, config: Config, rules: Sequence[Type[Rule]]) -> List[Finding]:
+def _analyse(
+    data: Union[bytes, str], path: str, config: Config, rules: Sequence[Type[Rule]]
+) -> Tuple[List[Finding], Optional[cst.Module]]:
     try:
         module = cst.parse_module(data)
     except cst.ParserSyntaxError as error:
-        return [analysis_error(path, f"cannot parse: {error.message}", error.raw_line, error.raw_column + 1)]
+        return [analysis_error(path, f"cannot parse: {error.message}", error.raw_line, error.raw_column + 1)], None
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as error:  # the native parser panics with a BaseException
-        return [analysis_error(path, f"cannot parse: {_describe(error)}")]
-    context = RuleContext(path, config.locations)
+        return [analysis_error(path, f"cannot parse: {_describe(error)}")], None
+    context = RuleContext(path, config.locations, config.move_function, config.move_function_atomic)
     visitors = [rule(context) for rule in rules]
     try:
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True, cache={ProvenanceProvider: config.locations})
         wrapper.visit_batched(visitors)
     except RecursionError:
-        return [analysis_error(path, "too deeply nested to analyse (recursion limit reached)")]
+        return [analysis_error(path, "too deeply nested to analyse (recursion limit reached)")], None
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as error:
-        return [analysis_error(path, f"internal error while analysing: {_describe(error)}; please report it")]
+        return [analysis_error(path, f"internal error while analysing: {_describe(error)}; please report it")], None
     reports = [report for visitor in visitors for report in visitor.reports]
     if not reports:
-        return []
+        return [], module
     positions = wrapper.resolve(PositionProvider)
     findings = []
     for report in reports:
-        where = positions[report.node]
-        span = Span(where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
-        findings.append(Finding(path, span, report.code, report.name, report.message, report.fix))
-    return findings
+        fix = _with_edits(report.fix, positions, module)
+        findings.append(Finding(path, _span(positions[report.node]), report.code, report.name, report.message, fix))
+    return findings, module
+
+
+def _span(where: CodeRange) -> Span:
+    return Span(where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
+
+
+def _with_edits(fix: Optional[Fix], positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module) -> Optional[Fix]:
+    """``fix`` with its textual view: each replaced node's span and the new node's code."""
+    if fix is None or fix.edits or not fix.replacements:
+        return fix
+    edits = tuple(fixer.textual_edit(module, r, _span(positions[r.node])) for r in fix.replacements)
+    return replace(fix, edits=edits)
 
 
 def _describe(error: BaseException) -> str:

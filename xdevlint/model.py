@@ -83,8 +83,13 @@ class Finding:
 
 @dataclass(frozen=True)
 class FileResult:
-    """What linting one file produced; ``source`` is kept for excerpts and fixing."""
+    """What linting one file produced; ``source`` is kept for excerpts and fixing.
+
+    After ``--fix``, ``findings`` are those that remain (in the fixed ``source``) and
+    ``fixed`` those whose fixes were applied.
+    """
 
     path: str
     findings: Tuple[Finding, ...] = ()
     source: Optional[bytes] = None
+    fixed: Tuple[Finding, ...] = ()

@@ -36,6 +36,10 @@ class RuleContext:
 
     path: str
     locations: Locations
+    #: How fixes call a move (``[tool.xdevlint] move-function``), and whether that
+    #: function is atomic (``move-function-atomic``), which makes its rewrite safe.
+    move_function: str = "shutil.move"
+    move_function_atomic: bool = False
 
 
 class Rule(cst.BatchableCSTVisitor):

@@ -59,6 +59,7 @@ def report(results: Sequence[FileResult], out: TextIO) -> None:
     count = 0
     files = 0
     fixable = 0
+    unsafe = 0
     for result in results:
         if not result.findings:
             continue
@@ -71,14 +72,23 @@ def report(results: Sequence[FileResult], out: TextIO) -> None:
             if lines is not None:
                 out.write(_excerpt(finding, lines, paint))
             if finding.fix is not None:
-                fixable += 1
+                if finding.fix.applicability.value == "safe":
+                    fixable += 1
+                else:
+                    unsafe += 1
                 out.write(f"  {paint('= help:', _CYAN)} {finding.fix.message} ({finding.fix.applicability.value} fix)\n")
             out.write("\n")
-    if count:
+    fixed = sum(len(result.fixed) for result in results)
+    if fixed:
+        # After --fix, as ruff says it: everything found, what was fixed, what is left.
+        total = count + fixed
+        out.write(f"Found {total} finding{'s' if total != 1 else ''} ({fixed} fixed, {count} remaining).\n")
+    elif count:
         noun = "finding" if count == 1 else "findings"
-        summary = f"Found {count} {noun} in {files} file{'s' if files != 1 else ''}."
-        if fixable:
-            summary += f" {fixable} fixable with `xdevlint --fix`."
-        out.write(summary + "\n")
+        out.write(f"Found {count} {noun} in {files} file{'s' if files != 1 else ''}.\n")
     else:
         out.write("All checks passed.\n")
+    if fixable:
+        out.write(f"{fixable} fixable with `xdevlint --fix`.\n")
+    if unsafe:
+        out.write(f"{unsafe} {'more ' if fixable else ''}fixable with `xdevlint --fix --unsafe-fixes`.\n")

@@ -8,6 +8,7 @@ import libcst as cst
 
 from xdevlint.analysis.locations import Locations
 from xdevlint.analysis.moves import Move, move_of
+from xdevlint.fixes.moves import MoveFixes
 from xdevlint.rule import Rule
 from xdevlint.scan import Scan
 
@@ -23,6 +24,12 @@ class MoveRule(Rule):
             and scan.has_location_source(locations)
         )
 
+    _fixes: Optional[MoveFixes] = None
+
+    def visit_Module(self, node: cst.Module) -> None:
+        # Fixes are built only for reported calls, so a clean file never pays for them.
+        self._fixes = MoveFixes(node, self.value_of, self.context.move_function, self.context.move_function_atomic)
+
     def visit_Call(self, node: cst.Call) -> None:
         move = move_of(node, self.value_of)
         if move is not None:
@@ -30,7 +37,7 @@ class MoveRule(Rule):
                 move, self.value_of(move.source).locations, self.value_of(move.destination).locations
             )
             if message is not None:
-                self.report(node, message)
+                self.report(node, message, self._fixes.fix_for(move) if self._fixes is not None else None)
 
     def check(self, move: Move, source: FrozenSet[str], destination: FrozenSet[str]) -> Optional[str]:
         raise NotImplementedError

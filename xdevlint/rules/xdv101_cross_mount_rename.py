@@ -53,15 +53,44 @@ class CrossMountRename(MoveRule):
     atomic copy when the rename fails with `EXDEV`.
 
     ## Fix safety
-    This rule reports only; automatic fixes are not offered yet.
+    Two fixes, in this order of preference:
+
+    1. **At the source** (safe): when the temp is created (`mkstemp`, `mkdtemp`,
+       `mktemp`, `NamedTemporaryFile`, `TemporaryDirectory`) in the same function, only
+       this call moves it, the destination's directory can be computed at the creation
+       from names bound before it and not reassigned in between, and nothing in between
+       creates a directory (`os.makedirs`, `os.mkdir`, `Path.mkdir`), the fix adds
+       `dir=<the destination's directory>` to the creation. The rename then stays inside
+       one directory and remains atomic. (The temp is visible in that directory while it
+       is written, as in every atomic-write recipe.) An explicit `dir=` other than
+       `None` or `tempfile.gettempdir()` is left alone, and so is `os.renames`, which may
+       be the one creating the destination's directory.
+    2. **The configured `move-function`**: `os.rename`, `os.replace`, `os.renames`,
+       `Path.rename` and `Path.replace` calls become `move(src, dst)`, importing it where
+       imports go (or reusing an import already there). Safe only when the function is
+       atomic — `xdevlint.safemove.safe_move`, or your own with
+       `move-function-atomic = true` — and the call's value is unused. With the default,
+       `shutil.move`, it is unsafe: `shutil.move` copies straight onto the final path,
+       so a reader can see a partial file and a crash leaves a truncated one. A used
+       value makes it unsafe too (`os.replace` returns `None`, a move function its
+       destination; `Path.rename`'s new path is kept as `Path(move(...))`), and so does
+       `os.renames`, which also creates the destination's parents and prunes the
+       emptied source directories.
+
+    `os.link` and `Path.hardlink_to` get no automatic fix: a copy is not a link, and
+    no rewrite keeps both names pointing at one file. Stage the file beside the link
+    instead.
 
     ## Options
+    - `move-function`, `move-function-atomic`: what the second fix calls, and whether
+      it is atomic (which makes that fix safe).
     - `[tool.xdevlint.locations.NAME]`: the locations and how they are recognised
       (`env`, `names`, `paths`, `calls`, and their `extend-` forms).
     """
 
     CODE = "XDV101"
     NAME = "cross-mount-rename"
+    FIX_TITLE = "Create the temp in the destination's directory, or move with `move-function`"
     MESSAGE = "`{function}` moves a {source} path to {destination}; a rename cannot cross mount points (EXDEV)"
 
     def check(self, move: Move, source: FrozenSet[str], destination: FrozenSet[str]) -> Optional[str]:

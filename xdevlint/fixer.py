@@ -1,0 +1,215 @@
+"""Applying fixes: non-overlapping CST replacements -> imports -> verify -> repeat.
+
+Each pass lints the current bytes, takes the fixes the run allows (safe, or safe and
+unsafe) in source order, skips any whose edits overlap one already taken (it waits
+for the next pass, where it is recomputed on the rewritten code), replaces the nodes
+(by identity, in the tree the rules saw), adds the declared imports with libcst's
+``AddImportsVisitor``, and verifies the result parses and compiles. Passes repeat
+until no fix applies, bounded by ``MAX_PASSES``. If any pass produces code that does
+not verify, every change to the file is dropped and the failure is reported: a fixer
+must never make a file worse.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor, ImportItem
+
+from xdevlint import registry
+from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Import, Replacement, Span
+
+#: Enough for every chain of overlapping fixes the rules make (two or three in
+#: practice); a bound, so that two fixes undoing each other cannot loop forever.
+MAX_PASSES = 10
+
+Analyse = Callable[[bytes], Tuple[FileResult, Optional[cst.Module]]]
+
+_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+@dataclass(frozen=True)
+class FixResult:
+    """One file after fixing.
+
+    ``fixed`` is ``source`` when nothing applied or the fixes were rolled back;
+    ``applied`` are the findings whose fixes were applied (as reported in the pass
+    that fixed them); ``result`` holds what remains to report, against ``fixed``;
+    ``before`` is the first pass, what checking ``source`` alone reports.
+    """
+
+    path: str
+    source: bytes
+    fixed: bytes
+    applied: Tuple[Finding, ...]
+    result: FileResult
+    before: FileResult
+    error: Optional[str] = None
+
+    @property
+    def changed(self) -> bool:
+        return self.fixed != self.source
+
+
+def allowed(unsafe: bool) -> FrozenSet[Applicability]:
+    return frozenset({Applicability.SAFE, Applicability.UNSAFE}) if unsafe else frozenset({Applicability.SAFE})
+
+
+def fix(data: bytes, path: str, analyse: Analyse, *, unsafe: bool = False, max_passes: int = MAX_PASSES) -> FixResult:
+    """Fix ``data`` to a fixed point; ``analyse`` lints bytes and returns the tree it used."""
+    levels = allowed(unsafe)
+    current = data
+    applied: List[Finding] = []
+    first: Optional[FileResult] = None
+    for _ in range(max_passes):
+        result, module = analyse(current)
+        if first is None:
+            first = result
+        chosen, duplicates = select(result.findings, levels)
+        if not chosen or module is None:
+            return FixResult(path, data, current, tuple(applied), result, first)
+        try:
+            new = apply(module, [finding.fix for finding in chosen if finding.fix is not None])
+            problem = verify(new, current, path)
+        except UnicodeEncodeError as error:
+            problem = f"cannot be encoded as {module.encoding}: {error.reason}"
+        if problem is not None:
+            return _rolled_back(path, data, first, chosen[0], problem)
+        if new == current:
+            return FixResult(path, data, current, tuple(applied), result, first)
+        applied.extend(sorted([*chosen, *duplicates]))
+        current = new
+    result, _ = analyse(current)
+    assert first is not None
+    return FixResult(path, data, current, tuple(applied), result, first)
+
+
+def select(findings: Sequence[Finding], levels: FrozenSet[Applicability]) -> Tuple[List[Finding], List[Finding]]:
+    """The findings whose fixes one pass applies, in source order, and those whose fix
+    is the very same rewrite as a chosen one (fixed by it, counted, applied once)."""
+    chosen: List[Finding] = []
+    duplicates: List[Finding] = []
+    taken: List[Span] = []
+    seen: Dict[Tuple[object, ...], bool] = {}
+    for finding in findings:
+        fix = finding.fix
+        if fix is None or fix.applicability not in levels or not fix.replacements:
+            continue
+        key = (fix.edits, fix.imports)
+        if fix.edits and key in seen:
+            duplicates.append(finding)
+            continue
+        spans = [edit.span for edit in fix.edits]
+        if not spans or any(_overlap(span, other) for span in spans for other in taken):
+            continue  # waits for the next pass, where it is recomputed on the new code
+        chosen.append(finding)
+        taken.extend(spans)
+        seen[key] = True
+    return chosen, duplicates
+
+
+def _overlap(a: Span, b: Span) -> bool:
+    a_start, a_end = (a.line, a.column), (a.end_line, a.end_column)
+    b_start, b_end = (b.line, b.column), (b.end_line, b.end_column)
+    if a_start == a_end or b_start == b_end:  # an insertion touching the other is ambiguous
+        return a_start <= b_end and b_start <= a_end
+    return a_start < b_end and b_start < a_end
+
+
+class _Replace(cst.CSTTransformer):
+    """Swaps nodes by identity: ``original_node is target``, never by equality."""
+
+    def __init__(self, replacements: Sequence[Tuple[cst.CSTNode, cst.CSTNode]]) -> None:
+        super().__init__()
+        self.table = {id(node): (node, new) for node, new in replacements}
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> cst.CSTNode:  # type: ignore[override]
+        hit = self.table.get(id(original_node))
+        if hit is not None and hit[0] is original_node:
+            return hit[1]
+        return updated_node
+
+
+def apply(module: cst.Module, fixes: Sequence[Fix]) -> bytes:
+    """``module`` with the fixes' replacements made and their imports added, as bytes
+    in the module's own encoding (BOM, newlines and final newline as they were)."""
+    pairs = [(r.node, r.new) for f in fixes for r in f.replacements]
+    updated = module.visit(_Replace(pairs))
+    imports = list(dict.fromkeys(i for f in fixes for i in f.imports))
+    if imports:
+        updated = add_imports(updated, imports)
+    return updated.bytes
+
+
+def textual_edit(module: cst.Module, replacement: Replacement, span: Span) -> Edit:
+    """The text ``replacement`` puts over ``span``, as it appears in the fixed file.
+
+    ``code_for_node`` renders a detached node without its block's indentation, which
+    is exact for one line only; a multi-line replacement is rendered in place instead.
+    """
+    content = module.code_for_node(replacement.new)
+    if "\n" not in content and "\r" not in content:
+        return Edit(span, content)
+    code = module.code
+    start, end = _offset(code, span.line, span.column), _offset(code, span.end_line, span.end_column)
+    fixed = module.visit(_Replace([(replacement.node, replacement.new)])).code
+    return Edit(span, fixed[start : len(fixed) - (len(code) - end)])
+
+
+def _offset(code: str, line: int, column: int) -> int:
+    """The index in ``code`` of a 1-based line and column (lines as libcst counts them)."""
+    lines = _LINES.findall(code)
+    return sum(len(text) for text in lines[: line - 1]) + column - 1
+
+
+def add_imports(module: cst.Module, imports: Sequence[Import]) -> cst.Module:
+    """Adds what is missing, after the docstring and ``__future__`` imports; an import
+    already there is not repeated."""
+    items = [ImportItem(i.module, i.obj, i.alias) for i in imports]
+    return AddImportsVisitor(CodemodContext(), items).transform_module(module)
+
+
+def verify(new: bytes, old: bytes, path: str) -> Optional[str]:
+    """Why ``new`` is not acceptable, or None: it must parse, and compile if ``old`` did
+    (so a file using syntax newer than this interpreter can still be fixed)."""
+    try:
+        cst.parse_module(new)
+    except cst.ParserSyntaxError as error:
+        return f"does not parse: {error.message} (line {error.raw_line})"
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as error:  # the native parser panics with a BaseException
+        return f"does not parse: {type(error).__name__}"
+    problem = _compile_error(new, path)
+    if problem is not None and _compile_error(old, path) is None:
+        return f"does not compile: {problem}"
+    return None
+
+
+def _compile_error(data: bytes, path: str) -> Optional[str]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # invalid escapes and the like are not the fix's doing
+        try:
+            compile(data, path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError) as error:
+            return str(error)
+    return None
+
+
+def _rolled_back(path: str, data: bytes, first: FileResult, culprit: Finding, problem: str) -> FixResult:
+    span = culprit.span
+    message = (
+        f"fixing {culprit.code} at {span.line}:{span.column} made code that {problem}; "
+        "the file was left unchanged (please report this)"
+    )
+    error = Finding(
+        path, Span(span.line, span.column, span.line, span.column), registry.ANALYSIS_ERROR_CODE,
+        registry.ANALYSIS_ERROR_NAME, message,
+    )
+    remaining = FileResult(path, tuple(sorted((*first.findings, error))), data)
+    return FixResult(path, data, data, (), remaining, first, message)

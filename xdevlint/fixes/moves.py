@@ -1,0 +1,593 @@
+"""Fixes for rename-like calls (XDV101, XDV102), in DESIGN's order of preference.
+
+1. **At the source** (safe): the temp is created in the same function as the move,
+   only this move takes it away, the destination's directory can be computed at the
+   creation from names bound before it and not rebound in between, and nothing
+   creates a directory in between. Then the creation gets ``dir=<that directory>``
+   and the rename stays inside one directory.
+2. **The configured move function** (``move-function``): ``os.rename(a, b)`` becomes
+   ``shutil.move(a, b)`` (or ``safe_move(a, b)``...). Safe only when the function is
+   atomic (``xdevlint.safemove.safe_move``, or ``move-function-atomic = true``) and the
+   call's value is unused; ``os.renames`` stays unsafe, since a move function neither
+   creates the destination's parents nor prunes the emptied source directories.
+
+``os.link`` and ``Path.hardlink_to`` get no fix: a link has no copying equivalent
+that keeps both names pointing at one file.
+"""
+
+from __future__ import annotations
+
+import os.path
+from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
+
+import libcst as cst
+from libcst.metadata import Assignment, FunctionScope, GlobalScope, Scope
+
+from xdevlint.analysis import names
+from xdevlint.analysis.moves import Move, move_of
+from xdevlint.analysis.values import Value
+from xdevlint.fixes.syntax import Names, Reference, Region, add_keyword, parenthesized, positional
+from xdevlint.model import Applicability, Fix, Import, Replacement
+
+ValueOf = Callable[[cst.CSTNode], Value]
+
+SAFE_MOVE = "xdevlint.safemove.safe_move"
+NO_FIX = frozenset({"os.link", "Path.hardlink_to"})
+
+_PATH_MODULES = ("os.path", "posixpath", "ntpath")
+_DIRNAME = frozenset(f"{m}.dirname" for m in _PATH_MODULES)
+_BASENAME = frozenset(f"{m}.basename" for m in _PATH_MODULES)
+_WRAPPERS = frozenset({"os.fspath", "builtins.str", *names.PATH_CLASSES})
+
+#: Calls whose result depends only on their arguments (and the environment, which
+#: code between a creation and its move does not change in practice): a destination
+#: built from them can be evaluated early, at the creation.
+_PURE_CALLS: FrozenSet[str] = frozenset(
+    {f"{m}.{f}" for m in _PATH_MODULES for f in ("join", "dirname", "basename", "normpath", "abspath", "expanduser")}
+    | {"os.fspath", "os.getenv", "os.environ.get", "builtins.str", *names.PATH_CLASSES}
+)
+_PURE_METHODS = frozenset({"absolute", "resolve", "expanduser", "with_name", "with_suffix", "with_stem", "joinpath", "format"})
+
+#: Derivations that stay inside the temp (or beside it, in its directory): moving the
+#: temp next to the destination moves them there too.
+_INSIDE_CALLS: FrozenSet[str] = frozenset(
+    {f"{m}.{f}" for m in _PATH_MODULES for f in ("join", "abspath", "normpath", "realpath")}
+    | {"os.fspath", "builtins.str", *names.PATH_CLASSES}
+)
+_INSIDE_METHODS = frozenset({"resolve", "absolute", "with_name", "with_suffix", "with_stem", "joinpath"})
+
+#: Calls that may create the destination's directory between the creation and the move.
+_MKDIR_CALLS = frozenset({"os.makedirs", "os.mkdir"})
+
+_MAX_DEPTH = 8
+
+# How a name is bound (``_AtSource.binding``).
+_VALUE, _MKSTEMP_PATH, _WITH = "value", "mkstemp-path", "with"
+
+
+class MoveFixes:
+    """Builds fixes for the moves one rule reports in one module."""
+
+    def __init__(self, module: cst.Module, value_of: ValueOf, move_function: str, atomic: bool) -> None:
+        self.module = module
+        self.value_of = value_of
+        self.move_function = move_function
+        self.atomic = atomic or move_function == SAFE_MOVE
+        self.names = Names(module)
+        self._regions: Dict[cst.CSTNode, Region] = {}
+        self._moves: Dict[cst.CSTNode, List[Move]] = {}
+
+    def fix_for(self, move: Move) -> Optional[Fix]:
+        if move.function in NO_FIX:
+            return None
+        scope = self.names.scope_of(move.call)
+        if not isinstance(scope, (FunctionScope, GlobalScope)):
+            return None  # a class body or a comprehension: the analysis below assumes neither
+        region = self._region(scope)
+        if move.call not in region:
+            return None
+        return _AtSource(self, move, scope, region).fix() or self._move_call(move, region)
+
+    def _region(self, scope: Scope) -> Region:
+        root: cst.CSTNode = self.module if isinstance(scope, GlobalScope) else scope.node  # type: ignore[attr-defined]
+        region = self._regions.get(root)
+        if region is None:
+            region = self._regions[root] = Region(root)
+        return region
+
+    def moves_in(self, region: Region) -> List[Move]:
+        found = self._moves.get(region.root)
+        if found is None:
+            found = [m for m in (move_of(n, self.value_of) for n in region.nodes if isinstance(n, cst.Call)) if m]
+            self._moves[region.root] = found
+        return found
+
+    def callees(self, node: cst.CSTNode) -> FrozenSet[str]:
+        return self.value_of(node).callees
+
+    def statement_index(self, region: Region, node: cst.CSTNode) -> Optional[int]:
+        """The index in ``module.body`` of the statement holding ``node`` at module level."""
+        if not isinstance(region.root, cst.Module):
+            return None
+        top = node
+        for ancestor in region.ancestors(node):
+            if ancestor is region.root:
+                break
+            top = ancestor
+        body = list(region.root.body)
+        return next((i for i, s in enumerate(body) if s is top), None)
+
+    def reference(self, qualified: str, region: Region, at: cst.CSTNode) -> Optional[Reference]:
+        return self.names.reference(qualified, at, self.statement_index(region, at))
+
+    # -- 2. the configured move function ------------------------------------------------
+
+    def _move_call(self, move: Move, region: Region) -> Optional[Fix]:
+        call = move.call
+        if any(arg.star for arg in call.args):
+            return None
+        expected = 1 if move.method else 2
+        if len(call.args) != expected:
+            return None  # ``src_dir_fd=``/``dst_dir_fd=``: no move function takes those
+        mover = self.reference(self.move_function, region, call)
+        if mover is None:
+            return None
+        imports = mover.imports
+        used = region.value_is_used(call)
+        func = mover.expression(self.module)
+        keywords = any(arg.keyword is not None for arg in call.args)
+        if move.method:
+            # ``p.rename(t)`` -> ``move(p, t)``: the receiver is evaluated first either way.
+            assert isinstance(call.func, cst.Attribute)
+            target = call.args[0]
+            if target.keyword is not None and target.keyword.value != "target":
+                return None
+            arguments = [
+                cst.Arg(value=call.func.value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                target.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT),
+            ]
+            new: cst.BaseExpression = call.with_changes(func=func, args=arguments)
+        elif keywords:
+            # ``os.rename(dst=b, src=a)`` -> ``move(a, b)``: a user's move function may name
+            # its parameters differently, so pass them by position, but only when that
+            # cannot change the order in which side effects happen.
+            ordered = [arg.value for arg in call.args]
+            if ordered != [move.source, move.destination] and not all(_side_effect_free(v, self.callees) for v in ordered):
+                return None
+            new = call.with_changes(func=func, args=positional([move.source, move.destination]))
+        else:
+            new = call.with_changes(func=func)
+        if used and move.function.startswith("Path."):
+            # ``Path.rename`` returns the new path; a move function returns what it was given.
+            path = self.reference("pathlib.Path", region, call)
+            if path is None:
+                return None
+            imports += path.imports
+            new = cst.Call(func=path.expression(self.module), args=[cst.Arg(value=new)])
+        target_node: cst.CSTNode = call
+        replacement: cst.CSTNode = new
+        if isinstance(new, cst.Call) and new.args is call.args and not new.lpar:
+            target_node, replacement = call.func, func  # only the callee changes: the smallest edit
+        safe = self.atomic and not used and move.function != "os.renames"
+        reasons = []
+        if not self.atomic:
+            reasons.append(f"`{self.move_function}` is not atomic")
+        if used:
+            reasons.append("the call's value is used")
+        if move.function == "os.renames":
+            reasons.append("it does not create the destination's parent directories")
+        message = f"Replace `{move.function}` with `{self.move_function}`"
+        if reasons:
+            message += " (unsafe: " + "; ".join(reasons) + ")"
+        return Fix(
+            Applicability.SAFE if safe else Applicability.UNSAFE,
+            message,
+            (Replacement(target_node, replacement),),
+            _unique(imports),
+        )
+
+
+class _AtSource:
+    """Fix kind 1 for one move: add ``dir=`` to the creation of its temp."""
+
+    def __init__(self, fixes: MoveFixes, move: Move, scope: Scope, region: Region) -> None:
+        self.fixes = fixes
+        self.move = move
+        self.scope = scope
+        self.region = region
+        self.imports: Tuple[Import, ...] = ()
+
+    def fix(self) -> Optional[Fix]:
+        move, region = self.move, self.region
+        if move.function in ("os.renames",):
+            return None  # it creates the destination's directories, so they may not exist yet
+        creation = self.origin(move.source, 0)
+        if creation is None or creation not in region or self.fixes.names.scope_of(creation) is not self.scope:
+            return None
+        if any(self.origin(other.source, 0) is creation for other in self.fixes.moves_in(region) if other.call is not move.call):
+            return None  # the temp may go to another destination too
+        statement = region.small_statement_of(creation)
+        if statement is None or isinstance(statement, cst.BaseCompoundStatement) and not isinstance(statement, cst.With):
+            return None  # ``for x in [mkdtemp()]``, ``if mkdtemp():``: not worth the reasoning
+        if not self.dominates(statement, move.call):
+            return None
+        first, last = region.start[statement], region.start[move.call]
+        for node in region.between(first, last):
+            if isinstance(node, cst.Call) and self.creates_directory(node):
+                return None
+        destination = self.early(move.destination, first, last, 0)
+        if destination is None or _has_bytes(destination) or "\n" in self.fixes.module.code_for_node(destination):
+            return None
+        directory = self.directory_of(destination, move.destination)
+        if directory is None:
+            return None
+        new = self.with_dir(creation, directory)
+        if new is None:
+            return None
+        code = self.fixes.module.code_for_node(directory)
+        return Fix(
+            Applicability.SAFE,
+            f"Create the temporary path in the destination's directory (`dir={code}`)",
+            (Replacement(creation, new),),
+            _unique(self.imports),
+        )
+
+    # -- where the temp comes from ---------------------------------------------------
+
+    def origin(self, expression: cst.BaseExpression, depth: int) -> Optional[cst.Call]:
+        """The temp-creating call ``expression`` is (or lies inside, or beside), if any."""
+        if depth > _MAX_DEPTH:
+            return None
+        callees = self.fixes.callees
+        if isinstance(expression, cst.Call):
+            factory = callees(expression.func) & names.TEMP_FACTORIES.keys()
+            if factory:
+                return expression if factory & {"tempfile.mkdtemp", "tempfile.mktemp"} else None
+            called = callees(expression.func)
+            if called & _INSIDE_CALLS and expression.args and not expression.args[0].star:
+                return self.origin(expression.args[0].value, depth + 1)
+            func = expression.func
+            if isinstance(func, cst.Attribute) and func.attr.value in _INSIDE_METHODS and self.fixes.value_of(func.value).is_path:
+                return self.origin(func.value, depth + 1)
+            return None
+        if isinstance(expression, cst.Subscript):
+            # ``mkstemp()[1]``
+            value = expression.value
+            if (
+                isinstance(value, cst.Call)
+                and "tempfile.mkstemp" in callees(value.func)
+                and len(expression.slice) == 1
+                and isinstance(expression.slice[0].slice, cst.Index)
+                and isinstance(expression.slice[0].slice.value, cst.Integer)
+                and expression.slice[0].slice.value.value == "1"
+            ):
+                return value
+            return None
+        if isinstance(expression, cst.BinaryOperation) and isinstance(expression.operator, cst.Divide):
+            return self.origin(expression.left, depth + 1)
+        if isinstance(expression, cst.FormattedString):
+            # f"{workdir}/name": inside the temp directory
+            parts = expression.parts
+            if (
+                len(parts) >= 2
+                and isinstance(parts[0], cst.FormattedStringExpression)
+                and isinstance(parts[1], cst.FormattedStringText)
+                and parts[1].value.startswith("/")
+                and parts[0].conversion is None
+                and parts[0].format_spec is None
+            ):
+                return self.origin(parts[0].expression, depth + 1)
+            return None
+        if isinstance(expression, cst.Attribute) and expression.attr.value == "name":
+            # ``f.name`` of ``f = NamedTemporaryFile(...)`` or ``with NamedTemporaryFile(...) as f``
+            bound = self.binding(expression.value)
+            if bound is not None and isinstance(bound[0], cst.Call):
+                factory = callees(bound[0].func)
+                if "tempfile.NamedTemporaryFile" in factory or "tempfile.TemporaryDirectory" in factory and bound[1] == _VALUE:
+                    return bound[0]
+            return None
+        if isinstance(expression, cst.Name):
+            bound = self.binding(expression)
+            if bound is None:
+                return None
+            value, how = bound
+            if how == _MKSTEMP_PATH:
+                return value  # type: ignore[return-value]
+            if how == _WITH:
+                # ``with TemporaryDirectory() as out``: ``out`` is the directory's path
+                if isinstance(value, cst.Call) and "tempfile.TemporaryDirectory" in callees(value.func):
+                    return value
+                return None
+            return self.origin(value, depth + 1)
+        return None
+
+    def binding(self, name: cst.BaseExpression) -> Optional[Tuple[cst.BaseExpression, str]]:
+        """What the only assignment of ``name`` in this scope binds it to, and how:
+        ``x = V`` gives ``(V, _VALUE)``, ``fd, tmp = mkstemp()`` gives the call and
+        ``_MKSTEMP_PATH``, ``with X as f`` gives ``(X, _WITH)``."""
+        if not isinstance(name, cst.Name):
+            return None
+        assignments = [a for a in self.scope.assignments[name.value] if a.scope is self.scope]
+        if len(assignments) != 1 or not isinstance(assignments[0], Assignment):
+            return None
+        target = assignments[0].node
+        region = self.region
+        parent = region.parent.get(target)
+        if isinstance(parent, cst.AssignTarget):
+            assign = region.parent.get(parent)
+            if isinstance(assign, cst.Assign) and len(assign.targets) == 1:
+                return assign.value, _VALUE
+            return None
+        if isinstance(parent, cst.Element):
+            pair = region.parent.get(parent)
+            holder = region.parent.get(pair) if pair is not None else None
+            assign = region.parent.get(holder) if holder is not None else None
+            if (
+                isinstance(pair, cst.Tuple)
+                and isinstance(holder, cst.AssignTarget)
+                and isinstance(assign, cst.Assign)
+                and len(assign.targets) == 1
+                and len(pair.elements) == 2
+                and pair.elements[1] is parent
+                and isinstance(assign.value, cst.Call)
+                and "tempfile.mkstemp" in self.fixes.callees(assign.value.func)
+            ):
+                return assign.value, _MKSTEMP_PATH
+            return None
+        if isinstance(parent, cst.AsName):
+            item = region.parent.get(parent)
+            if isinstance(item, cst.WithItem):
+                return item.item, _WITH
+        return None
+
+    # -- when the destination is known ----------------------------------------------
+
+    def dominates(self, statement: cst.CSTNode, call: cst.Call) -> bool:
+        """Whether the creation has run whenever the move runs: its statement comes
+        first in a block that holds the move, or it is the ``with`` around the move."""
+        region = self.region
+        if isinstance(statement, cst.With):
+            if region.contains(statement.body, call):
+                return True
+        holder = region.parent.get(statement)
+        if isinstance(holder, cst.SimpleStatementLine):
+            holder = region.parent.get(holder)
+        if holder is None or not region.contains(holder, call):
+            return False
+        # ``_mv(mkdtemp(), dst)`` creates inside the move itself: that also comes first.
+        return region.start[statement] <= region.start[call]
+
+    def creates_directory(self, call: cst.Call) -> bool:
+        if self.fixes.callees(call.func) & _MKDIR_CALLS:
+            return True
+        return isinstance(call.func, cst.Attribute) and call.func.attr.value in ("mkdir", "makedirs")
+
+    def early(self, expression: cst.BaseExpression, first: int, last: int, depth: int) -> Optional[cst.BaseExpression]:
+        """``expression`` as it can be written at the creation (index ``first``) with the
+        same value it has at the move (index ``last``), or None. A name assigned once in
+        between, by a plain ``x = value`` on the way to the move, is replaced by its value."""
+        if depth > _MAX_DEPTH:
+            return None
+        if isinstance(expression, (cst.SimpleString, cst.Integer)):
+            return expression
+        if isinstance(expression, cst.ConcatenatedString):
+            left = self.early(expression.left, first, last, depth + 1)
+            right = self.early(expression.right, first, last, depth + 1)
+            if left is None or right is None:
+                return None
+            return expression.with_changes(left=left, right=right)
+        if isinstance(expression, cst.Name):
+            return self._early_name(expression, first, last, depth)
+        if isinstance(expression, cst.Attribute):
+            base = self.early(expression.value, first, last, depth + 1)
+            if base is None or self._attribute_assigned(expression.attr.value, first, last):
+                return None
+            return expression.with_changes(value=base) if base is not expression.value else expression
+        if isinstance(expression, cst.Call):
+            if any(arg.star for arg in expression.args):
+                return None
+            func = expression.func
+            if self.fixes.callees(func) & _PURE_CALLS:
+                new_func: cst.BaseExpression = func
+            elif isinstance(func, cst.Attribute) and func.attr.value in _PURE_METHODS and (
+                self.fixes.value_of(func.value).is_path or isinstance(func.value, cst.SimpleString)
+            ):
+                receiver = self.early(func.value, first, last, depth + 1)
+                if receiver is None:
+                    return None
+                new_func = func.with_changes(value=receiver)
+            else:
+                return None
+            args = []
+            for arg in expression.args:
+                value = self.early(arg.value, first, last, depth + 1)
+                if value is None:
+                    return None
+                args.append(arg.with_changes(value=value) if value is not arg.value else arg)
+            return expression.with_changes(func=new_func, args=args)
+        if isinstance(expression, cst.BinaryOperation) and isinstance(expression.operator, (cst.Add, cst.Divide, cst.Modulo)):
+            left = self.early(expression.left, first, last, depth + 1)
+            right = self.early(expression.right, first, last, depth + 1)
+            if left is None or right is None:
+                return None
+            return expression.with_changes(left=left, right=right)
+        if isinstance(expression, cst.Subscript):
+            # ``os.environ["HF_HOME"]``
+            if not self.fixes.callees(expression.value) & names.ENV_MAPPINGS:
+                return None
+            index = expression.slice[0].slice if len(expression.slice) == 1 else None
+            if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+                return expression
+            return None
+        if isinstance(expression, cst.FormattedString):
+            parts: List[cst.BaseFormattedStringContent] = []
+            for part in expression.parts:
+                if isinstance(part, cst.FormattedStringExpression):
+                    if part.format_spec is not None:
+                        return None
+                    value = self.early(part.expression, first, last, depth + 1)
+                    if value is None:
+                        return None
+                    part = part.with_changes(expression=value)
+                parts.append(part)
+            return expression.with_changes(parts=parts)
+        if isinstance(expression, cst.Tuple):
+            # the arguments of ``"%s/%s" % (root, name)``
+            elements: List[cst.BaseElement] = []
+            for element in expression.elements:
+                if not isinstance(element, cst.Element):
+                    return None
+                value = self.early(element.value, first, last, depth + 1)
+                if value is None:
+                    return None
+                elements.append(element.with_changes(value=value))
+            return expression.with_changes(elements=elements)
+        return None
+
+    def _early_name(self, name: cst.Name, first: int, last: int, depth: int) -> Optional[cst.BaseExpression]:
+        if name.value in ("None", "True", "False"):
+            return name
+        local = [a for a in self.scope.assignments[name.value] if a.scope is self.scope]
+        if not local:
+            return name  # a global, a name of an enclosing function, or a builtin
+        inside = []
+        before = False
+        for assignment in local:
+            index = self.region.start.get(assignment.node)
+            if index is None:
+                return None
+            if isinstance(assignment.node, cst.Param) or index < first:
+                before = True
+            elif index < last:
+                inside.append(assignment)
+        if not inside:
+            return name if before else None
+        if len(inside) != 1:
+            return None
+        target = inside[0].node
+        parent = self.region.parent.get(target)
+        assign = self.region.parent.get(parent) if isinstance(parent, cst.AssignTarget) else None
+        if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+            return None
+        if not self.dominates(assign, self.move.call):
+            return None
+        value = self.early(assign.value, first, self.region.start[assign], depth + 1)
+        return parenthesized(value) if value is not None else None
+
+    def _attribute_assigned(self, attr: str, first: int, last: int) -> bool:
+        for node in self.region.between(first, last):
+            if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
+                target = node.target
+                if isinstance(target, cst.Attribute) and target.attr.value == attr:
+                    return True
+        return False
+
+    # -- the directory, and the new creation call ----------------------------------------
+
+    def directory_of(self, destination: cst.BaseExpression, original: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+        """An expression for the directory ``destination`` names an entry of: the join
+        without its last component when that is one plain name, else ``dirname()`` or
+        ``.parent``."""
+        callees = self.fixes.callees
+        if isinstance(destination, cst.SimpleString):
+            text = destination.evaluated_value
+            if not isinstance(text, str):
+                return None
+            parent = os.path.dirname(text) or "."
+            return cst.SimpleString(destination.prefix + destination.quote + parent + destination.quote) if _plain(parent) else None
+        if isinstance(destination, cst.Call) and callees(destination.func) & {f"{m}.join" for m in _PATH_MODULES}:
+            args = destination.args
+            if len(args) >= 2 and all(a.keyword is None and not a.star for a in args) and self._single_component(args[-1].value):
+                if len(args) == 2:
+                    return _unwrapped(args[0].value, callees)
+                head = list(args[:-1])
+                head[-1] = head[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                return destination.with_changes(args=head)
+        if (
+            isinstance(destination, cst.BinaryOperation)
+            and isinstance(destination.operator, cst.Divide)
+            and self._single_component(destination.right)
+        ):
+            return _unwrapped(destination.left, callees)
+        if self.fixes.value_of(original).is_path:
+            return cst.Attribute(value=parenthesized(destination), attr=cst.Name("parent"))
+        dirname = self.fixes.reference("os.path.dirname", self.region, self.move.call)
+        if dirname is None:
+            return None
+        self.imports += dirname.imports
+        return cst.Call(func=dirname.expression(self.fixes.module), args=[cst.Arg(value=destination)])
+
+    def _single_component(self, node: cst.BaseExpression) -> bool:
+        """Whether ``node`` is one path component (no separator): a plain literal or a basename."""
+        if isinstance(node, cst.SimpleString):
+            text = node.evaluated_value
+            return isinstance(text, str) and _plain(text) and text not in ("", ".", "..")
+        if isinstance(node, cst.Call):
+            return bool(self.fixes.callees(node.func) & _BASENAME)
+        return False
+
+    def with_dir(self, creation: cst.Call, directory: cst.BaseExpression) -> Optional[cst.Call]:
+        """``creation`` with ``dir=directory``: added, or replacing ``None``/``gettempdir()``."""
+        callees = self.fixes.callees(creation.func)
+        factory = next(iter(callees & names.TEMP_FACTORIES.keys()))
+        dir_index, _ = names.TEMP_FACTORIES[factory]
+        if any(arg.star for arg in creation.args):
+            return None
+        positional_count = sum(1 for arg in creation.args if arg.keyword is None)
+        if positional_count > dir_index:
+            return None
+        if any(isinstance(arg.value, cst.SimpleString) and "b" in arg.value.prefix.lower() for arg in creation.args):
+            return None  # bytes prefix/suffix: ``dir`` would have to be bytes too
+        for index, arg in enumerate(creation.args):
+            if arg.keyword is not None and arg.keyword.value == "dir":
+                value = arg.value
+                default = isinstance(value, cst.Name) and value.value == "None" or (
+                    isinstance(value, cst.Call) and self.fixes.callees(value.func) & names.TEMP_DIR_CALLS and not value.args
+                )
+                if not default:
+                    return None  # an explicit directory is the author's choice
+                args = list(creation.args)
+                args[index] = arg.with_changes(value=directory)
+                return creation.with_changes(args=args)
+        return add_keyword(creation, "dir", directory)
+
+
+def _has_bytes(node: cst.CSTNode) -> bool:
+    if isinstance(node, cst.SimpleString) and "b" in node.prefix.lower():
+        return True
+    return any(_has_bytes(child) for child in node.children)
+
+
+def _plain(text: str) -> bool:
+    return "/" not in text and "\\" not in text and "\n" not in text and "'" not in text and '"' not in text
+
+
+def _unwrapped(node: cst.BaseExpression, callees: Callable[[cst.CSTNode], FrozenSet[str]]) -> cst.BaseExpression:
+    """``Path(d)``, ``str(d)``, ``os.fspath(d)`` -> ``d``: ``dir=`` takes a str or a path."""
+    while (
+        isinstance(node, cst.Call)
+        and len(node.args) == 1
+        and node.args[0].keyword is None
+        and not node.args[0].star
+        and callees(node.func) & _WRAPPERS
+    ):
+        node = node.args[0].value
+    return node
+
+
+def _side_effect_free(node: cst.CSTNode, callees: Callable[[cst.CSTNode], FrozenSet[str]]) -> bool:
+    """Names, attributes, literals and pure calls of them: evaluating them in another
+    order changes nothing."""
+    if isinstance(node, (cst.Name, cst.SimpleString, cst.Integer)):
+        return True
+    if isinstance(node, cst.Attribute):
+        return _side_effect_free(node.value, callees)
+    if isinstance(node, cst.BinaryOperation):
+        return _side_effect_free(node.left, callees) and _side_effect_free(node.right, callees)
+    if isinstance(node, cst.Call) and callees(node.func) & _PURE_CALLS:
+        return all(not arg.star and _side_effect_free(arg.value, callees) for arg in node.args)
+    return False
+
+
+def _unique(imports: Tuple[Import, ...]) -> Tuple[Import, ...]:
+    return tuple(dict.fromkeys(imports))

@@ -1,0 +1,244 @@
+"""What fix builders need to know about a tree beyond a rule's visit.
+
+``Region``: document order and parents of every node under a function (or the
+module), so "bound before the creation", "between the creation and the move" and
+"is this call's value used" are answered by index comparisons. ``Names``: how a
+qualified name (``shutil.move``) is spelled at a given call, reusing an existing
+import when one reaches it, else the import to add. Both are built only for files
+that have a finding, so checking a clean file never pays for them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+
+import libcst as cst
+from libcst.metadata import (
+    ImportAssignment,
+    MetadataWrapper,
+    QualifiedNameSource,
+    Scope,
+    ScopeProvider,
+)
+
+from xdevlint.model import Import
+
+
+class Region:
+    """Pre-order indices, subtree ends and parents of the nodes under ``root``."""
+
+    def __init__(self, root: cst.CSTNode) -> None:
+        self.root = root
+        self.start: Dict[cst.CSTNode, int] = {}
+        self.end: Dict[cst.CSTNode, int] = {}
+        self.parent: Dict[cst.CSTNode, cst.CSTNode] = {}
+        self.nodes: List[cst.CSTNode] = []
+        stack: List[Tuple[cst.CSTNode, bool]] = [(root, False)]
+        while stack:  # iterative: deeply nested expressions must not hit the recursion limit
+            node, closing = stack.pop()
+            if closing:
+                self.end[node] = len(self.nodes) - 1
+                continue
+            self.start[node] = len(self.nodes)
+            self.nodes.append(node)
+            stack.append((node, True))
+            children = node.children
+            for child in reversed(children):
+                self.parent[child] = node
+                stack.append((child, False))
+
+    def __contains__(self, node: cst.CSTNode) -> bool:
+        return node in self.start
+
+    def contains(self, outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
+        """Whether ``inner`` is ``outer`` or below it."""
+        return self.start[outer] <= self.start[inner] <= self.end[outer]
+
+    def ancestors(self, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+        current = self.parent.get(node)
+        while current is not None:
+            yield current
+            current = self.parent.get(current)
+
+    def statement_of(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        """The statement holding ``node``: a simple statement line or a compound statement."""
+        for candidate in (node, *self.ancestors(node)):
+            if isinstance(candidate, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+                return candidate
+        return None
+
+    def small_statement_of(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        """The innermost statement holding ``node`` (``x = f()`` rather than its line)."""
+        for candidate in (node, *self.ancestors(node)):
+            if isinstance(candidate, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+                return candidate
+        return None
+
+    def between(self, first: int, last: int) -> Iterator[cst.CSTNode]:
+        """Nodes whose pre-order index lies in ``[first, last)``."""
+        return iter(self.nodes[first:last])
+
+    def value_is_used(self, call: cst.Call) -> bool:
+        """Whether anything reads the value of ``call``: only a bare expression statement
+        (possibly through a conditional expression's branches) throws it away."""
+        node: cst.CSTNode = call
+        for parent in self.ancestors(call):
+            if isinstance(parent, cst.Expr):
+                return False
+            if isinstance(parent, cst.IfExp) and node is not parent.test:
+                node = parent
+                continue
+            return True
+        return True
+
+
+@dataclass(frozen=True)
+class Reference:
+    """How to call an object at one place: the code, and the import that makes it valid."""
+
+    code: str
+    imports: Tuple[Import, ...] = ()
+
+    def expression(self, module: cst.Module) -> cst.BaseExpression:
+        return cst.parse_expression(self.code, config=module.config_for_parsing)
+
+
+class Names:
+    """Scopes of a module, resolved once, on the first fix that needs them.
+
+    A second ``MetadataWrapper`` over the same module (``unsafe_skip_copy``) keeps
+    node identity, so the nodes rules hold can be looked up here.
+    """
+
+    def __init__(self, module: cst.Module) -> None:
+        self.module = module
+        self._scopes: Optional[Dict[cst.CSTNode, Optional[Scope]]] = None
+        # Only unconditional module-level imports are reused: one under ``if
+        # TYPE_CHECKING:`` or ``try:`` may not be bound when the fixed code runs.
+        self._top_imports: Dict[cst.CSTNode, int] = {}
+        for index, statement in enumerate(module.body):
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, (cst.Import, cst.ImportFrom)):
+                        self._top_imports[small] = index
+
+    def scope_of(self, node: cst.CSTNode) -> Optional[Scope]:
+        if self._scopes is None:
+            wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
+            self._scopes = dict(wrapper.resolve(ScopeProvider))
+        return self._scopes.get(node)
+
+    def reference(self, qualified: str, at: cst.CSTNode, statement: Optional[int] = None) -> Optional[Reference]:
+        """``qualified`` spelled at ``at``: through an import that reaches it, else a new
+        one (``import shutil`` for a top-level module, ``from a.b import c`` for a
+        dotted one), or None when every spelling would clash with an existing name.
+
+        ``statement`` is the index in ``module.body`` of the module-level statement
+        holding ``at`` when ``at`` runs at import time: only imports before it count.
+        """
+        scope = self.scope_of(at)
+        if scope is None:
+            return None
+        existing = self._through_imports(qualified, scope, statement)
+        if existing is not None:
+            return Reference(existing)
+        module, _, obj = qualified.rpartition(".")
+        if not module:
+            return Reference(qualified) if self._is_free(qualified, scope) else None
+        spellings: List[Tuple[str, Import, str]] = []
+        if "." in module:
+            spellings.append((obj, Import(module, obj), obj))
+            spellings.append((qualified, Import(module), module.split(".")[0]))
+        else:
+            spellings.append((qualified, Import(module), module))
+            spellings.append((obj, Import(module, obj), obj))
+        for code, needed, head in spellings:
+            if self._is_free(head, scope):
+                return Reference(code, (needed,))
+        return None
+
+    def _through_imports(self, qualified: str, scope: Scope, statement: Optional[int]) -> Optional[str]:
+        """The shortest spelling of ``qualified`` through a module-level import."""
+        best: Optional[str] = None
+        current = scope.globals
+        for assignment in current.assignments:
+            if not isinstance(assignment, ImportAssignment):
+                continue
+            index = self._top_imports.get(assignment.node)
+            if index is None or statement is not None and index >= statement:
+                continue
+            name = assignment.name
+            for found in current.get_qualified_names_for(name):
+                if found.source is not QualifiedNameSource.IMPORT:
+                    continue
+                if qualified == found.name:
+                    code = name
+                elif qualified.startswith(found.name + "."):
+                    code = name + qualified[len(found.name):]
+                else:
+                    continue
+                if self._resolves(scope, name, found.name) and (best is None or len(code) < len(best)):
+                    best = code
+        return best
+
+    @staticmethod
+    def _resolves(scope: Scope, name: str, qualified: str) -> bool:
+        """Whether ``name`` read in ``scope`` means only the import of ``qualified``."""
+        found = scope.get_qualified_names_for(name)
+        return bool(found) and all(q.name == qualified and q.source is QualifiedNameSource.IMPORT for q in found)
+
+    @staticmethod
+    def _is_free(name: str, scope: Scope) -> bool:
+        """Whether a module-level import of ``name`` would clash with nothing: no
+        binding of it where the fix is, nor anywhere at module level."""
+        if name in scope:
+            return False
+        return name not in scope.globals
+
+
+def add_keyword(call: cst.Call, keyword: str, value: cst.BaseExpression) -> cst.Call:
+    """``call`` with ``keyword=value`` appended, in the call's own comma style."""
+    new = cst.Arg(
+        value=value,
+        keyword=cst.Name(keyword),
+        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+    )
+    args: List[cst.Arg] = list(call.args)
+    if not args:
+        return call.with_changes(args=[new])
+    last = args[-1]
+    if isinstance(last.comma, cst.Comma):
+        # A trailing comma (usually one argument per line): the new argument takes over
+        # the last one's comma, and the last one gets the separator its neighbours use.
+        if len(args) > 1 and isinstance(args[-2].comma, cst.Comma):
+            separator = args[-2].comma
+        elif isinstance(call.whitespace_before_args, cst.ParenthesizedWhitespace):
+            # ``f(\n    a,\n)``: the new line gets the first argument's indentation
+            separator = cst.Comma(
+                whitespace_after=call.whitespace_before_args.with_changes(first_line=cst.TrailingWhitespace(), empty_lines=[])
+            )
+        else:
+            separator = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        args[-1] = last.with_changes(comma=separator)
+        new = new.with_changes(comma=last.comma)
+    else:
+        args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return call.with_changes(args=[*args, new])
+
+
+def positional(values: Sequence[cst.BaseExpression]) -> List[cst.Arg]:
+    """Plain positional arguments ``a, b``."""
+    args = [cst.Arg(value=v, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for v in values]
+    if args:
+        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return args
+
+
+def parenthesized(expression: cst.BaseExpression) -> cst.BaseExpression:
+    """``expression`` safe to use as an operand or a receiver: atoms stay as they are."""
+    if isinstance(expression, (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.BaseString, cst.Integer)):
+        return expression
+    if expression.lpar:
+        return expression
+    return expression.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
