@@ -67,6 +67,19 @@ class Scan:
             self._answers["move"] = answer
         return answer
 
+    def has_guarded_move_call(self) -> bool:
+        """Whether a ``try`` with handlers may hold a rename/move/copy/link call in its
+        body (sound over-approximation of what XDV202 looks at)."""
+        answer = self._answers.get("guarded-move")
+        if answer is None:
+            answer = (
+                "except" in self.text
+                and any(word in self.text for word in _GUARDED_MOVE_WORDS)
+                and _has_guarded_move_call(self.tree)
+            )
+            self._answers["guarded-move"] = answer
+        return answer
+
     def has_location_source(self, locations: Locations) -> bool:
         """Whether anything in the file can give a path a location (sound)."""
         answer = self._answers.get("location")
@@ -286,4 +299,77 @@ def _has_location_source(tree: Optional[ast.AST], locations: Locations) -> bool:
             continue
         if word in calls or word == "home" or locations.for_identifier(word):
             return True
+    return False
+
+
+#: What XDV202 counts as a move: the last component of every move-like function.
+_GUARDED_MOVE_ATTRIBUTES = frozenset(q.rsplit(".", 1)[1] for q in names.MOVE_LIKE_FUNCTIONS) | _MOVE_ATTRIBUTES
+#: Substrings one of which every such name contains (``safe_move`` has ``move``).
+_GUARDED_MOVE_WORDS = ("rename", "replace", "move", "copy", "link")
+_GUARDED_MOVE_MODULES = frozenset({"os", "shutil", "pathlib", "xdevlint", "safemove"}) | _PATH_CLASS_NAMES
+
+
+def _has_guarded_move_call(tree: Optional[ast.AST]) -> bool:
+    if tree is None:
+        return True
+    nodes = list(ast.walk(tree))
+    modules: Set[str] = set(_PATH_CLASS_NAMES)  # local names of os, shutil, pathlib, safemove
+    aliases: Set[str] = set()  # local names of move-like functions
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                top = alias.name.split(".", 1)[0]
+                if top in _GUARDED_MOVE_MODULES:
+                    modules.add(alias.asname or top)
+        elif isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if alias.name == "*":
+                    aliases.update(_GUARDED_MOVE_ATTRIBUTES)
+                elif alias.name in _GUARDED_MOVE_ATTRIBUTES:
+                    aliases.add(alias.asname or alias.name)
+                elif alias.name in _GUARDED_MOVE_MODULES:
+                    modules.add(alias.asname or alias.name)
+    # ``mv = shutil.move``, ``self._os = os``, ``mv2 = mv``: two rounds follow an alias of an alias.
+    attribute_aliases: Set[str] = set()
+    assignments = [n for n in nodes if isinstance(n, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and n.value is not None]
+    for _ in range(2):
+        for node in assignments:
+            value = node.value
+            moving = isinstance(value, ast.Attribute) and value.attr in _GUARDED_MOVE_ATTRIBUTES or isinstance(value, ast.Name) and value.id in aliases
+            module = isinstance(value, ast.Name) and value.id in modules
+            if not (moving or module):
+                continue
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                if isinstance(target, ast.Name):
+                    (aliases if moving else modules).add(target.id)
+                elif isinstance(target, ast.Attribute):
+                    (attribute_aliases if moving else modules).add(target.attr)
+    for node in nodes:
+        if not isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))) or not node.handlers:
+            continue
+        for call in (c for statement in node.body for c in ast.walk(statement) if isinstance(c, ast.Call)):
+            func = call.func
+            if isinstance(func, ast.Name):
+                if func.id in aliases:
+                    return True
+                continue
+            if not isinstance(func, ast.Attribute):
+                continue
+            if func.attr in attribute_aliases:
+                return True
+            if func.attr not in _GUARDED_MOVE_ATTRIBUTES:
+                continue
+            receiver = func.value
+            if isinstance(receiver, ast.Name) and receiver.id in modules:
+                return True
+            if isinstance(receiver, ast.Attribute) and receiver.attr in modules:
+                return True
+            if func.attr in names.MOVE_METHODS:
+                # A method on a path takes one argument, the target: ``str.replace`` takes two.
+                positional = [a for a in call.args if not isinstance(a, ast.Starred)]
+                keywords = {k.arg for k in call.keywords}
+                if len(positional) == 1 and not keywords or not positional and keywords == {"target"}:
+                    return True
+                if any(isinstance(a, ast.Starred) for a in call.args) or None in keywords:
+                    return True
     return False

@@ -83,6 +83,72 @@ MOVE_WORDS: Tuple[str, ...] = tuple(sorted({q.rsplit(".", 1)[1] for q in MOVE_FU
 #: ``Path.rename(p, q)``: the same methods called on the class.
 UNBOUND_MOVE_METHODS: Dict[str, str] = {f"{cls}.{m}": m for cls in PATH_CLASSES for m in MOVE_METHODS}
 
+#: Functions that remove the path given as their first argument (temp cleanup).
+CLEANUP_FUNCTIONS: FrozenSet[str] = frozenset(
+    {"os.unlink", "os.remove", "os.rmdir", "os.removedirs", "shutil.rmtree"}
+    | {f"{cls}.{m}" for cls in PATH_CLASSES for m in ("unlink", "rmdir")}
+    # The stdlib's own test helpers, which ignore a missing path.
+    | {f"{m}.{f}" for m in ("test.support.os_helper", "test.support") for f in ("unlink", "rmtree", "rmdir")}
+)
+
+#: Methods that remove their receiver: ``Path.unlink``, ``Path.rmdir``, and
+#: ``TemporaryDirectory.cleanup`` on the object.
+CLEANUP_METHODS: FrozenSet[str] = frozenset({"unlink", "rmdir", "cleanup"})
+
+#: Moves after which the source no longer exists: the temp has been handed on.
+#: Links and copies leave the source in place, so they are not here.
+CONSUMING_MOVES: FrozenSet[str] = frozenset(
+    {"os.rename", "os.replace", "os.renames", "shutil.move", "xdevlint.safemove.safe_move"}
+    | {f"{cls}.{m}" for cls in PATH_CLASSES for m in ("rename", "replace")}
+)
+
+#: Rename, move, copy and link calls, whose failure XDV202 looks for:
+#: qualified name -> index of the source argument.
+MOVE_LIKE_FUNCTIONS: Dict[str, int] = {
+    **{q: 0 for q in MOVE_FUNCTIONS},
+    "os.symlink": 0,
+    "shutil.move": 0,
+    "shutil.copy": 0,
+    "shutil.copy2": 0,
+    "shutil.copyfile": 0,
+    "shutil.copytree": 0,
+    "xdevlint.safemove.safe_move": 0,
+}
+
+#: Calls the lifetime analysis takes as not raising: pure path arithmetic and a few
+#: builtins whose failure would be a bug in the code, not an error path.
+NON_RAISING_CALLS: FrozenSet[str] = frozenset(
+    {
+        f"{mod}.{fn}"
+        for mod in _PATH_MODULES
+        for fn in ("join", "basename", "dirname", "split", "splitext", "exists", "isfile", "isdir", "lexists", "islink", "normpath", "abspath")
+    }
+    | {f"builtins.{fn}" for fn in ("len", "isinstance", "str", "repr", "bool", "id", "type", "hasattr")}
+    | {"os.fspath", "os.fsencode", "os.fsdecode", "contextlib.suppress"}
+    # Closing a descriptor the code holds fails only for a bad descriptor (a bug).
+    | {"os.close"}
+)
+
+#: The module prefixes whose calls raise ``OSError`` (and nothing else an
+#: ``except OSError`` would miss) for reasons outside the program.
+OS_ERROR_MODULES: Tuple[str, ...] = ("os.", "shutil.", "tempfile.", "pathlib.", "builtins.open", "io.open")
+
+#: Exception classes that catch ``EXDEV``: ``OSError`` and its aliases, and the broad ones.
+OS_ERROR_CLASSES: FrozenSet[str] = frozenset(
+    {"builtins.OSError", "builtins.IOError", "builtins.EnvironmentError", "os.error", "socket.error", "select.error"}
+)
+BROAD_EXCEPTIONS: FrozenSet[str] = frozenset({"builtins.BaseException", "builtins.Exception"})
+#: ``OSError`` subclasses: each catches one kind of failure only.
+OS_ERROR_SUBCLASSES: FrozenSet[str] = frozenset(
+    f"builtins.{cls}"
+    for cls in (
+        "BlockingIOError", "ChildProcessError", "ConnectionError", "BrokenPipeError", "ConnectionAbortedError",
+        "ConnectionRefusedError", "ConnectionResetError", "FileExistsError", "FileNotFoundError",
+        "InterruptedError", "IsADirectoryError", "NotADirectoryError", "PermissionError",
+        "ProcessLookupError", "TimeoutError",
+    )
+) | {"shutil.Error", "shutil.SameFileError"}
+
 #: Every qualified name above, for ``from MODULE import *``.
 KNOWN_NAMES: FrozenSet[str] = frozenset(
     {*TEMP_FACTORIES, *TEMP_DIR_CALLS, *TEMP_DIR_ATTRIBUTES, *PASS_THROUGH_CALLS, *JOIN_CALLS, *PATH_CLASSES, *ENV_CALLS, *ENV_MAPPINGS, *MOVE_FUNCTIONS}

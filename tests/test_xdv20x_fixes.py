@@ -1,0 +1,133 @@
+"""XDV201's cleanup fix: exact `--fix` outputs, a fixed point, and a real failed move.
+
+`case.fixed.py` beside an XDV201 fixture is what `xdevlint --fix` makes of it (present
+only when that changes the file), `case.unsafe.fixed.py` what `--fix --unsafe-fixes`
+makes of it when that differs. Set `XDEVLINT_UPDATE_FIXED=1` to rewrite them, then
+review the diff. The incident test forces the failure for real: `/dev/shm` (tmpfs) and
+the working disk are different filesystems, so the worker's `os.rename` fails with EXDEV.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+from typing import Optional
+
+import pytest
+
+from xdevlint import engine
+from xdevlint.config import Config
+from tests.fixture_cases import FIXTURES, case_files, selection_for
+
+fix_source = getattr(engine, "fix_source", None)
+pytestmark = pytest.mark.skipif(fix_source is None, reason="the fix engine is not there yet")
+
+UPDATE = os.environ.get("XDEVLINT_UPDATE_FIXED") == "1"
+CASES = [p for p in case_files() if p.relative_to(FIXTURES).parts[0] == "XDV201"]
+SHM = Path("/dev/shm")
+
+
+def _config(path: Path) -> Config:
+    return replace(Config(root=FIXTURES), select=selection_for(path))
+
+
+def _fixable(path: Path) -> bool:
+    result = engine.lint_source(path.read_bytes(), str(path), _config(path))
+    return any(f.fix is not None for f in result.findings if f.code == "XDV201")
+
+
+FIXABLE = [p for p in CASES if _fixable(p)]
+IDS = [str(p.relative_to(FIXTURES)) for p in FIXABLE]
+
+
+def _expected(path: Path, suffix: str) -> Path:
+    return path.with_name(path.name[: -len(".py")] + suffix)
+
+
+def _check(expected: Path, actual: Optional[bytes]) -> None:
+    if UPDATE:
+        if actual is None:
+            expected.unlink(missing_ok=True)
+        else:
+            expected.write_bytes(actual)
+        return
+    if actual is None:
+        assert not expected.exists(), f"{expected.name} exists but fixing changes nothing at that level"
+    else:
+        assert expected.exists(), f"missing {expected.name}"
+        assert expected.read_bytes() == actual
+
+
+def test_enough_fixable_cases() -> None:
+    assert len(FIXABLE) >= 8
+
+
+@pytest.mark.parametrize("path", FIXABLE, ids=IDS)
+def test_fixed_output_is_exact(path: Path) -> None:
+    data = path.read_bytes()
+    safe = fix_source(data, str(path), _config(path))
+    unsafe = fix_source(data, str(path), _config(path), unsafe=True)
+    assert safe.error is None and unsafe.error is None
+    assert safe.changed or unsafe.changed
+    _check(_expected(path, ".fixed.py"), safe.fixed if safe.changed else None)
+    _check(_expected(path, ".unsafe.fixed.py"), unsafe.fixed if unsafe.fixed != safe.fixed else None)
+
+
+@pytest.mark.parametrize("path", FIXABLE, ids=IDS)
+@pytest.mark.parametrize("unsafe", [False, True], ids=["safe", "unsafe"])
+def test_fixed_output_is_a_fixed_point(path: Path, unsafe: bool) -> None:
+    result = fix_source(path.read_bytes(), str(path), _config(path), unsafe=unsafe)
+    compile(result.fixed, str(path), "exec", dont_inherit=True)
+    again = fix_source(result.fixed, str(path), _config(path), unsafe=unsafe)
+    assert again.fixed == result.fixed
+
+
+@pytest.mark.parametrize("path", FIXABLE, ids=IDS)
+def test_unsafe_fixes_leave_no_xdv201(path: Path) -> None:
+    result = fix_source(path.read_bytes(), str(path), _config(path), unsafe=True)
+    assert [f for f in result.result.findings if f.code == "XDV201"] == []
+
+
+def _run_worker(script: Path, stage: Path, cache: Path) -> dict:
+    env = {**os.environ, "TMPDIR": str(stage)}
+    completed = subprocess.run(
+        [sys.executable, str(script), "--shards", "3", "--shard-size", "4096", "--cache-dir", str(cache)],
+        env=env, capture_output=True, text=True, timeout=60, check=True,
+    )
+    return json.loads(completed.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.skipif(not SHM.is_dir() or os.stat(SHM).st_dev == os.stat(tempfile.gettempdir()).st_dev,
+                    reason="needs /dev/shm on a filesystem of its own")
+def test_fixed_incident_worker_leaves_no_orphans_when_the_move_fails(tmp_path: Path) -> None:
+    worker = FIXTURES / "incident" / "migrate_worker.py"
+    config = replace(Config(root=FIXTURES), select=("ALL",))
+    fixed = fix_source(worker.read_bytes(), str(worker), config)
+    assert fixed.error is None and fixed.changed
+    assert "XDV201" in {f.code for f in fixed.applied}
+    script = tmp_path / "migrate_worker.py"
+    script.write_bytes(fixed.fixed)
+    original = tmp_path / "original_worker.py"
+    original.write_bytes(worker.read_bytes())
+    cache = tmp_path / "cache"  # on the working disk
+    stage = Path(tempfile.mkdtemp(dir=SHM, prefix="xdv201-"))
+    try:
+        # The failure is real: the unfixed worker orphans every shard in the stage.
+        assert _run_worker(original, stage, cache) == {"moved": 0, "failed": 3}
+        assert len(list(stage.iterdir())) == 3
+        for leftover in stage.iterdir():
+            leftover.unlink()
+        summary = _run_worker(script, stage, cache)
+        # Whatever the fixes did to the move (XDV101 stages beside the cache now), the
+        # stage must be empty: no shard is left behind in /dev/shm.
+        assert sum(summary.values()) == 3
+        assert list(stage.iterdir()) == []
+    finally:
+        for leftover in stage.iterdir():
+            leftover.unlink()
+        stage.rmdir()

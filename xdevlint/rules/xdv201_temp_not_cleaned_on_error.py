@@ -1,0 +1,256 @@
+"""XDV201 temp-not-cleaned-on-error."""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Tuple
+
+import libcst as cst
+
+from xdevlint.analysis.lifetime import DIRECTORY, DIRECTORY_OBJECT, FILE_OBJECT, Lifetime, LifetimeProvider, Temp
+from xdevlint.analysis.locations import Locations
+from xdevlint.analysis.provenance import ProvenanceProvider
+from xdevlint.model import Applicability, Fix, Import, Replacement
+from xdevlint.rule import Rule
+from xdevlint.scan import Scan
+
+#: Words of which a file must contain one to create a temp (lower case): every
+#: factory's own name, which ``from tempfile import mkstemp as mk`` still spells.
+TEMP_FACTORY_WORDS = ("mkstemp", "mkdtemp", "mktemp", "namedtemporaryfile", "temporarydirectory")
+
+_EXITS = {
+    "continues the loop": "continues the loop without removing it",
+    "returns": "returns without removing it",
+    "carries on": "swallows the error, and nothing after it removes the temp",
+    "re-raises": "re-raises without removing it",
+}
+
+
+class TempNotCleanedOnError(Rule):
+    """
+    ## What it does
+    Flags a temporary file or directory (from `mkstemp`, `mkdtemp`, `mktemp`,
+    `NamedTemporaryFile(delete=False)`, `TemporaryDirectory()` outside `with`, or a
+    same-module helper that returns one) that the normal path moves, removes or hands
+    on, but that some error path leaves behind: an exception that leaves the function
+    with no `finally` or `except` removing the temp, or an `except` clause that
+    swallows the error, returns, continues the loop or re-raises without removing it.
+    The finding is on the creation call and names the statement and handler that leak.
+
+    Cleanup counts when it is `os.unlink`, `os.remove`, `os.rmdir`, `Path.unlink`,
+    `shutil.rmtree`, `TemporaryDirectory.cleanup()`, `with d:` on a
+    `TemporaryDirectory`, or a same-module function that does one of those to its
+    parameter, and when it is registered: `atexit.register(shutil.rmtree, d)`,
+    `self.addCleanup(os.unlink, p)`, `stack.callback(...)`, `weakref.finalize(...)`.
+    A registered removal runs whatever path the code takes, error paths included, so
+    the temp cannot outlive the process (or the test, or the object): disk use stays
+    bounded by what the process holds at once, which is not the incident's monotonic growth.
+
+    A temp handed to the caller (returned, yielded, stored on `self` or in a container)
+    is the caller's from then on: the helper is checked up to the hand-off, and each
+    call of the helper is checked as a creation of its own.
+
+    ## Why is this bad?
+    A staged file that is not removed when the move (or the write before it) fails
+    stays in `/tmp` for good. A long-running worker that fails the same way for every
+    item fills its disk, and then everything fails with `ENOSPC`: this is how the Xet
+    migration workers died.
+
+    ## Example
+    ```python
+    import os
+    import tempfile
+
+    def store(data, dst):
+        fd, tmp = tempfile.mkstemp()
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        try:
+            os.replace(tmp, dst)
+        except OSError:
+            return False
+        return True
+    ```
+
+    ## Use instead
+    Remove the temp on every error path, ignoring only `FileNotFoundError`, and
+    re-raise what the code does not mean to handle:
+    ```python
+    import contextlib
+    import os
+    import tempfile
+
+    def store(data, dst):
+        fd, tmp = tempfile.mkstemp()
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, dst)
+        except BaseException as exc:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+            if isinstance(exc, OSError):
+                return False
+            raise
+        return True
+    ```
+    or remove it in a `finally`, or use a `with` context manager.
+
+    ## Fix safety
+    Where an `except` clause leaks the temp, the fix inserts the removal at the top
+    of that clause (`with contextlib.suppress(FileNotFoundError): os.unlink(p)`,
+    `shutil.rmtree(p, ignore_errors=True)` for a directory, `p.unlink(missing_ok=True)`
+    for a `pathlib` path, `d.cleanup()` for a `TemporaryDirectory`), adding the
+    imports. This fix is safe: it is offered only when the clause does not use the
+    temp, nothing can own the temp by then (it was not returned, stored or
+    registered), and nothing after a clause that falls through reads it. When the temp
+    may not exist yet when the clause runs (it is created inside the `try`), its name
+    is first bound to `None` before the `try` and the removal is guarded with
+    `if p is not None:`; only code that read the name before it was bound would see a
+    difference, and that code raised `NameError` before. A removal that finds nothing
+    (the move had succeeded) is ignored.
+
+    Where no handler sees the exception, the fix wraps the statements after the
+    creation in `try: ... except BaseException: <removal>; raise`. This fix is unsafe:
+    it also removes the temp on `KeyboardInterrupt` and for errors the code may have
+    meant to leave the file behind for (inspection after a crash), and it re-indents
+    the wrapped statements. No fix is offered when those statements are not in one
+    block with the creation, or at module level.
+
+    ## Options
+    - `per-file-ignores`: for example `"tests/**" = ["XDV201"]`, when temps in tests
+      are left for the test runner's own cleanup.
+    """
+
+    CODE = "XDV201"
+    NAME = "temp-not-cleaned-on-error"
+    MESSAGE = "`{name}` from `{factory}()` is left behind when {origin} fails: {how}"
+    FIX_TITLE = "Remove the temp on the error path"
+
+    METADATA_DEPENDENCIES = (ProvenanceProvider, LifetimeProvider)
+
+    def __init__(self, context: object) -> None:
+        super().__init__(context)  # type: ignore[arg-type]
+        self.module: Optional[cst.Module] = None
+
+    @classmethod
+    def may_apply(cls, scan: Scan, locations: Locations) -> bool:
+        return scan.contains_any(TEMP_FACTORY_WORDS)
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.module = node
+
+    def visit_Call(self, node: cst.Call) -> None:
+        lifetime: Optional[Lifetime] = self.get_metadata(LifetimeProvider, node, None)
+        if lifetime is None or not lifetime.leaking:
+            return
+        self.report(node, self.describe(lifetime), self.fix(lifetime))
+
+    # -- the message
+
+    def code(self, node: cst.CSTNode) -> str:
+        assert self.module is not None
+        text = self.module.code_for_node(node).strip().splitlines()
+        line = text[0].strip() if text else ""
+        return line if len(line) <= 60 else line[:57] + "..."
+
+    def describe(self, lifetime: Lifetime) -> str:
+        temp = lifetime.temp
+        leak = lifetime.leaks[0]
+        origin = f"`{self.code(leak.origin)}`"
+        if leak.handler is None:
+            how = "no `finally` or `except` clause removes it"
+        else:
+            how = f"`{self.code(leak.handler)}` {_EXITS[leak.exit]}"
+        others = len(lifetime.leaks) - 1
+        message = self.MESSAGE.format(name=temp.handle, factory=self.code(temp.creation.func), origin=origin, how=how)
+        if others:
+            message += f" (and {others} other error path{'s' if others > 1 else ''})"
+        return message
+
+    # -- the fix
+
+    def fix(self, lifetime: Lifetime) -> Optional[Fix]:
+        if self.module is None:
+            return None
+        temp = lifetime.temp
+        if lifetime.handler_fixes:
+            replacements, imports = self.handler_replacements(temp, lifetime)
+            return Fix(Applicability.SAFE, self.FIX_TITLE + " (in the `except` clause)", tuple(replacements), imports)
+        if lifetime.wrap is not None:
+            block, first, last = lifetime.wrap
+            cleanup, imports = self.cleanup(temp, guard=False)
+            new_block = self.wrapped(block, first, last, cleanup)
+            return Fix(
+                Applicability.UNSAFE, self.FIX_TITLE + " (`try/except BaseException`)",
+                (Replacement(block, new_block),), imports,
+            )
+        return None
+
+    def handler_replacements(self, temp: Temp, lifetime: Lifetime) -> Tuple[List[Replacement], Tuple[Import, ...]]:
+        by_try: Dict[cst.CSTNode, List[Tuple[cst.ExceptHandler, Optional[Tuple[cst.Try, cst.IndentedBlock]]]]] = {}
+        for handler, guard in lifetime.handler_fixes:
+            by_try.setdefault(guard[0] if guard is not None else handler, []).append((handler, guard))
+        imports: Tuple[Import, ...] = ()
+        replacements: List[Replacement] = []
+        for key, fixes in by_try.items():
+            where = fixes[0][1]
+            cleanup, imports = self.cleanup(temp, guard=where is not None)
+            if where is None:
+                (handler, _), = fixes
+                replacements.append(Replacement(handler, _prepend(handler, cleanup)))
+                continue
+            guard, block = where
+            handlers = {h for h, _ in fixes}
+            new_try = guard.with_changes(
+                handlers=[_prepend(h, cleanup) if h in handlers else h for h in guard.handlers],
+                leading_lines=(),
+            )
+            initial = self.statement(f"{temp.handle} = None").with_changes(leading_lines=guard.leading_lines)
+            body: List[cst.BaseStatement] = []
+            for statement in block.body:
+                body.extend((initial, new_try) if statement is guard else (statement,))
+            replacements.append(Replacement(block, block.with_changes(body=body)))
+        return replacements, imports
+
+    def statement(self, code: str) -> cst.BaseStatement:
+        assert self.module is not None
+        return cst.parse_statement(code + self.module.default_newline, config=self.module.config_for_parsing)
+
+    def cleanup(self, temp: Temp, guard: bool) -> Tuple[cst.BaseStatement, Tuple[Import, ...]]:
+        assert self.module is not None
+        newline, indent, name = self.module.default_newline, self.module.default_indent, temp.handle
+        imports: Tuple[Import, ...]
+        if temp.kind == DIRECTORY_OBJECT:
+            lines, imports = [f"{name}.cleanup()"], ()
+        elif temp.kind == DIRECTORY:
+            lines, imports = [f"shutil.rmtree({name}, ignore_errors=True)"], (Import("shutil"),)
+        elif temp.is_path:
+            lines, imports = [f"{name}.unlink(missing_ok=True)"], ()
+        else:
+            path = f"{name}.name" if temp.kind == FILE_OBJECT else name
+            lines = ["with contextlib.suppress(FileNotFoundError):", f"{indent}os.unlink({path})"]
+            imports = (Import("contextlib"), Import("os"))
+        if guard:
+            lines = [f"if {name} is not None:", *(indent + line for line in lines)]
+        code = newline.join(lines) + newline
+        return cst.parse_statement(code, config=self.module.config_for_parsing), imports
+
+    def wrapped(self, block: cst.IndentedBlock, first: int, last: int, cleanup: cst.BaseStatement) -> cst.IndentedBlock:
+        statements = list(block.body)
+        inner = statements[first:last + 1]
+        leading = inner[0].leading_lines
+        inner[0] = inner[0].with_changes(leading_lines=())
+        handler = cst.ExceptHandler(
+            type=cst.Name("BaseException"),
+            body=cst.IndentedBlock(body=[cleanup, self.statement("raise")]),
+        )
+        node = cst.Try(body=cst.IndentedBlock(body=inner), handlers=[handler], leading_lines=leading)
+        return block.with_changes(body=[*statements[:first], node, *statements[last + 1:]])
+
+
+def _prepend(handler: cst.ExceptHandler, statement: cst.BaseStatement) -> cst.ExceptHandler:
+    body = handler.body
+    if isinstance(body, cst.IndentedBlock):
+        return handler.with_changes(body=body.with_changes(body=[statement, *body.body]))
+    line = cst.SimpleStatementLine(body=list(body.body))  # ``except OSError: pass`` on one line
+    return handler.with_changes(body=cst.IndentedBlock(body=[statement, line], header=body.trailing_whitespace))
