@@ -178,6 +178,7 @@ def _fix_output(args: argparse.Namespace, fixing: FixRun, results: List[FileResu
     prints the fixed source, for editors, and the remaining findings on stderr."""
     if args.diff:
         fixing.write_diff(out)
+        out.flush()  # the diff before the summary on stderr, when both go to a terminal
         if args.show_fixes:
             fixing.write_fixes(sys.stderr)
         sys.stderr.write(fixing.summary())

@@ -302,16 +302,37 @@ class _AtSource:
         return None
 
     def binding(self, name: cst.BaseExpression) -> Optional[Tuple[cst.BaseExpression, str]]:
-        """What the only assignment of ``name`` in this scope binds it to, and how:
+        """What the assignment that reaches this read of ``name`` binds it to, and how:
         ``x = V`` gives ``(V, _VALUE)``, ``fd, tmp = mkstemp()`` gives the call and
-        ``_MKSTEMP_PATH``, ``with X as f`` gives ``(X, _WITH)``."""
-        if not isinstance(name, cst.Name):
+        ``_MKSTEMP_PATH``, ``with X as f`` gives ``(X, _WITH)``.
+
+        That assignment is the last one before the read; it must run whenever the read
+        does, and no other assignment may follow it in its block (which would reach the
+        read along a loop). Earlier ones, like a ``tmp = None`` before a ``try``, are
+        overwritten by it and do not matter.
+        """
+        region = self.region
+        if not isinstance(name, cst.Name) or name not in region:
             return None
         assignments = [a for a in self.scope.assignments[name.value] if a.scope is self.scope]
-        if len(assignments) != 1 or not isinstance(assignments[0], Assignment):
+        if not assignments or any(a.node not in region for a in assignments):
             return None
-        target = assignments[0].node
-        region = self.region
+        before = [a for a in assignments if region.start[a.node] < region.start[name]]
+        if not before:
+            return None
+        reaching = max(before, key=lambda a: region.start[a.node])
+        if not isinstance(reaching, Assignment):
+            return None
+        statement = region.small_statement_of(reaching.node)
+        if statement is None or not self.dominates(statement, name):
+            return None
+        block = self.block_of(statement)
+        if block is None:
+            return None
+        for other in assignments:
+            if other is not reaching and region.start[statement] <= region.start[other.node] <= region.end[block]:
+                return None
+        target = reaching.node
         parent = region.parent.get(target)
         if isinstance(parent, cst.AssignTarget):
             assign = region.parent.get(parent)
@@ -342,16 +363,21 @@ class _AtSource:
 
     # -- when the destination is known ----------------------------------------------
 
-    def dominates(self, statement: cst.CSTNode, call: cst.Call) -> bool:
-        """Whether the creation has run whenever the move runs: its statement comes
-        first in a block that holds the move, or it is the ``with`` around the move."""
+    def block_of(self, statement: cst.CSTNode) -> Optional[cst.CSTNode]:
+        """The block (module, indented block, one-line suite) ``statement`` is in."""
+        holder = self.region.parent.get(statement)
+        if isinstance(holder, cst.SimpleStatementLine):
+            holder = self.region.parent.get(holder)
+        return holder
+
+    def dominates(self, statement: cst.CSTNode, call: cst.CSTNode) -> bool:
+        """Whether ``statement`` has run whenever ``call`` runs: it comes first in a
+        block that holds ``call``, or it is the ``with`` around it."""
         region = self.region
         if isinstance(statement, cst.With):
             if region.contains(statement.body, call):
                 return True
-        holder = region.parent.get(statement)
-        if isinstance(holder, cst.SimpleStatementLine):
-            holder = region.parent.get(holder)
+        holder = self.block_of(statement)
         if holder is None or not region.contains(holder, call):
             return False
         # ``_mv(mkdtemp(), dst)`` creates inside the move itself: that also comes first.
