@@ -103,7 +103,7 @@ class XdevlintChecker:
         try:
             cls.resolver = resolver_for(options)
         except ConfigError as error:
-            from flake8.exceptions import ExecutionError
+            from flake8.exceptions import ExecutionError  # type: ignore[import-untyped]
 
             raise ExecutionError(f"xdevlint: {error}") from None
 

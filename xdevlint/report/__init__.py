@@ -30,7 +30,7 @@ def statistics_reporter(format: str) -> Reporter:
     if format == "github":
 
         def annotated(results: Sequence[FileResult], out: TextIO) -> None:
-            github.annotations(results, out)
+            github.write_annotations(results, out)
             statistics.report(results, out)
 
         return annotated

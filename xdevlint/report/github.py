@@ -36,12 +36,12 @@ def annotation(finding: Finding) -> str:
     return f"::error {joined}::{escape_data(finding.message)}\n"
 
 
-def annotations(results: Sequence[FileResult], out: TextIO) -> None:
+def write_annotations(results: Sequence[FileResult], out: TextIO) -> None:
     for result in results:
         for finding in result.findings:
             out.write(annotation(finding))
 
 
 def report(results: Sequence[FileResult], out: TextIO) -> None:
-    annotations(results, out)
+    write_annotations(results, out)
     text.report(results, out)
