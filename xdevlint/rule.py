@@ -79,8 +79,10 @@ class Rule(cst.BatchableCSTVisitor):
 
     @classmethod
     def summary(cls) -> str:
-        first = cls.documentation().get("What it does", "")
-        return " ".join(first.split(".")[0].split()) + "." if first else cls.NAME
+        text = " ".join(cls.documentation().get("What it does", "").split())
+        match = re.match(r"(.+?\.)(?:\s|$)", text)  # "`os.rename`" is no sentence end
+        sentence = match.group(1) if match else text or cls.NAME
+        return sentence if len(sentence) <= 100 else sentence[:99].rstrip() + "…"
 
 
 def parse_sections(doc: str) -> Dict[str, str]:
