@@ -6,6 +6,8 @@ file already), ``--fix`` ``fix_source``; nothing here prints.
 
 from __future__ import annotations
 
+import ast
+import warnings
 from dataclasses import replace
 from typing import List, Mapping, Optional, Sequence, Tuple, Type, Union
 
@@ -107,16 +109,56 @@ def _lint(
     candidates = [rule for rule in selected if not prescan or rule.may_apply(scan, config.locations)]
     if not candidates:
         return (), None
-    findings, module = _analyse(source, path, config, candidates)
+    refused = _python_refuses(scan)
+    if refused is not None and refused[3]:
+        return (analysis_error(path, *refused[:3]),), None
+    findings, module = _analyse(source, path, config, candidates, refused)
     return tuple(sorted(unsuppressed(findings, split_lines(text)) if noqa else findings)), module
 
 
+#: CPython's own limits: 200 open brackets, 100 indentation levels, its parser's stack.
+#: Past them no CPython can compile the file, and libcst's native parser overflows the C
+#: stack (a segfault, which no ``except`` catches) or runs for minutes.
+_NESTING_LIMITS = ("too many nested parentheses", "too many levels of indentation", "too complex")
+
+
+def _python_refuses(scan: Scan) -> Optional[Tuple[str, int, int, bool]]:
+    """Why CPython cannot parse the file, if it cannot: ``(reason, line, column, too_deep)``.
+
+    Only files the stdlib parser rejects are parsed again, to learn why.
+    """
+    if scan.tree is not None:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(scan.text)
+    except (RecursionError, MemoryError):
+        # The AST is deeper than CPython's recursion limit, so libcst's recursive
+        # visitors would exhaust theirs long before.
+        return "too deeply nested to analyse (Python cannot compile it either)", 1, 1, True
+    except SyntaxError as error:
+        message = error.msg or "invalid syntax"
+        too_deep = any(limit in message for limit in _NESTING_LIMITS)
+        reason = f"too deeply nested to analyse: {message}" if too_deep else f"cannot parse: {message}"
+        return reason, error.lineno or 1, max(error.offset or 1, 1), too_deep
+    except ValueError as error:  # e.g. a null byte
+        return f"cannot parse: {error}", 1, 1, False
+    return None
+
+
 def _analyse(
-    data: Union[bytes, str], path: str, config: Config, rules: Sequence[Type[Rule]]
+    data: Union[bytes, str],
+    path: str,
+    config: Config,
+    rules: Sequence[Type[Rule]],
+    refused: Optional[Tuple[str, int, int, bool]] = None,
 ) -> Tuple[List[Finding], Optional[cst.Module]]:
     try:
         module = cst.parse_module(data)
     except cst.ParserSyntaxError as error:
+        if refused is not None:  # CPython's message and position are the precise ones
+            return [analysis_error(path, *refused[:3])], None
         return [analysis_error(path, f"cannot parse: {error.message}", error.raw_line, error.raw_column + 1)], None
     except (KeyboardInterrupt, SystemExit):
         raise
