@@ -8,6 +8,7 @@ Files named explicitly are checked whatever their name, unless ``force_exclude``
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from typing import Callable, Iterator, Optional, Set, Tuple
 
@@ -43,12 +44,7 @@ def discover(paths: Tuple[str, ...], config_for: Callable[[str], Config], force_
         if path in seen_files:
             continue
         seen_files.add(path)
-        if not os.path.lexists(path):
-            yield Candidate(path, "no such file or directory")
-        elif not os.path.exists(path):
-            yield Candidate(path, "broken symbolic link")
-        else:
-            yield Candidate(path)
+        yield Candidate(path, _problem(path))
 
 
 def _walk(top: str, config_for: Callable[[str], Config], seen: Set[Tuple[int, int]]) -> Iterator[Candidate]:
@@ -81,5 +77,18 @@ def _walk(top: str, config_for: Callable[[str], Config], seen: Set[Tuple[int, in
         elif entry.name.endswith(PYTHON_SUFFIXES):
             if is_file:
                 yield Candidate(path)
-            elif entry.is_symlink():
-                yield Candidate(path, "broken symbolic link")
+            else:  # a dangling symlink, a symlink loop, a FIFO: say so, never open it
+                yield Candidate(path, _problem(path))
+
+
+def _problem(path: str) -> Optional[str]:
+    """Why ``path`` cannot be read as a file, or None. A FIFO nobody writes to would
+    block the run forever when opened, so only regular files are read."""
+    try:
+        info = os.stat(path)
+    except OSError as error:
+        reason = (error.strerror or str(error)).lower()
+        return f"broken symbolic link ({reason})" if os.path.islink(path) else reason
+    if not stat.S_ISREG(info.st_mode):
+        return "not a regular file"
+    return None
