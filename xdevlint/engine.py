@@ -21,7 +21,7 @@ from xdevlint.model import FileResult, Finding, Fix, Span
 from xdevlint.rule import Rule, RuleContext
 from xdevlint.scan import Scan
 from xdevlint.source import DecodeError, decode
-from xdevlint.suppress import file_is_suppressed, split_lines, unsuppressed
+from xdevlint.suppress import file_ignored_codes, file_is_suppressed, split_lines, unsuppressed
 
 
 def analysis_error(path: str, reason: str, line: int = 1, column: int = 1) -> Finding:
@@ -105,6 +105,9 @@ def _lint(
     if file_is_suppressed(text):
         return (), None
     selected = config.rules_for(path) if rules is None else tuple(rules)
+    ignored = file_ignored_codes(text)
+    if ignored:  # ``# xdevlint: noqa: XDV101``: as a per-file-ignore, whatever the front end
+        selected = tuple(rule for rule in selected if not rule.CODE.startswith(ignored))
     scan = Scan(text)
     candidates = [rule for rule in selected if not prescan or rule.may_apply(scan, config.locations)]
     if not candidates:

@@ -1,4 +1,5 @@
-"""``# noqa`` comments: per line (bare or with codes) and ``# xdevlint: noqa`` per file."""
+"""``# noqa`` comments: per line (bare or with codes), ``# xdevlint: noqa`` per file, and
+``# xdevlint: noqa: CODES`` per file and code."""
 
 from __future__ import annotations
 
@@ -15,6 +16,12 @@ _LINE_NOQA = re.compile(
     re.IGNORECASE,
 )
 _FILE_NOQA = re.compile(r"#\s*xdevlint\s*:\s*noqa\b(?!\s*:)", re.IGNORECASE)
+# ruff's "# ruff: noqa: F401": these codes, in the whole file. The list ends with its
+# line ([ \t], not \s), so a name on the next line is never read as a code.
+_FILE_NOQA_CODES = re.compile(
+    r"#\s*xdevlint\s*:\s*noqa\s*:[ \t]*(?P<codes>[A-Z]+[0-9]+(?:[ \t]*,[ \t]*[A-Z]+[0-9]+|[ \t]+[A-Z]+[0-9]+)*)",
+    re.IGNORECASE,
+)
 
 #: Universal newlines, as Python's tokenizer counts lines (form feeds are not breaks).
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -22,6 +29,12 @@ LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 def file_is_suppressed(text: str) -> bool:
     return _FILE_NOQA.search(text) is not None
+
+
+def file_ignored_codes(text: str) -> Tuple[str, ...]:
+    """The codes (or prefixes) that ``# xdevlint: noqa: CODES`` comments turn off for the file."""
+    codes = (c.upper() for m in _FILE_NOQA_CODES.finditer(text) for c in re.split(r"[,\s]+", m.group("codes")))
+    return tuple(dict.fromkeys(codes))
 
 
 def split_lines(text: str) -> List[str]:
