@@ -112,6 +112,20 @@ def test_os_only_statement_is_covered_by_oserror_handler() -> None:
     assert not found.leaking
 
 
+def test_mktemp_name_exists_only_after_its_first_use() -> None:
+    (found,) = lifetimes(
+        """
+        import os, tempfile
+        def f(sock, dst):
+            path = tempfile.mktemp()
+            sock.bind(path)
+            os.rename(path, dst)
+        """
+    )
+    assert found.leaking
+    assert code(found.leaks[0].origin) == "os.rename(path, dst)"
+
+
 def test_no_hand_off_means_kept_on_purpose() -> None:
     (found,) = lifetimes("import tempfile\ndef f(run):\n    d = tempfile.mkdtemp()\n    run(d)\n")
     assert not found.handed_off and not found.leaking
@@ -187,7 +201,7 @@ def test_handler_using_the_temp_gets_no_fix() -> None:
         """
         import os, shutil, tempfile
         def f(dst, log):
-            tmp = tempfile.mktemp()
+            tmp = tempfile.mkstemp()[1]
             try:
                 os.rename(tmp, dst)
             except OSError:

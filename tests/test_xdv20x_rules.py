@@ -46,7 +46,10 @@ def test_cheap_scan_rules_out_unrelated_files() -> None:
     assert not SwallowedMoveError.may_apply(plain, DEFAULT)
     aliased = Scan("import shutil as sh\ntry:\n    sh.copy2(a, b)\nexcept OSError:\n    pass\n")
     assert SwallowedMoveError.may_apply(aliased, DEFAULT)
-    assert TempNotCleanedOnError.may_apply(Scan("from tempfile import mkdtemp as md\n"), DEFAULT)
+    assert TempNotCleanedOnError.may_apply(Scan("from tempfile import mkdtemp as md\nd = md()\n"), DEFAULT)
+    # Stored on the object, or cleaned by its context manager: nothing to track.
+    stored = "import tempfile\nself.tmp = tempfile.mkdtemp()\nwith tempfile.TemporaryDirectory() as d:\n    pass\n"
+    assert not TempNotCleanedOnError.may_apply(Scan(stored), DEFAULT)
 
 
 def test_per_file_ignores_silence_tests() -> None:

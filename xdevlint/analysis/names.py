@@ -121,13 +121,17 @@ NON_RAISING_CALLS: FrozenSet[str] = frozenset(
     {
         f"{mod}.{fn}"
         for mod in _PATH_MODULES
-        for fn in ("join", "basename", "dirname", "split", "splitext", "exists", "isfile", "isdir", "lexists", "islink", "normpath", "abspath")
+        for fn in ("join", "basename", "dirname", "split", "splitext", "exists", "isfile", "isdir", "lexists", "islink", "normpath", "abspath", "realpath", "expanduser")
     }
     | {f"builtins.{fn}" for fn in ("len", "isinstance", "str", "repr", "bool", "id", "type", "hasattr")}
     | {"os.fspath", "os.fsencode", "os.fsdecode", "contextlib.suppress"}
-    # Closing a descriptor the code holds fails only for a bad descriptor (a bug).
-    | {"os.close"}
+    # Closing a descriptor the code holds fails only for a bad descriptor (a bug);
+    # process ids and the umask are always there.
+    | {"os.close", "os.getpid", "os.getppid", "os.getuid", "os.geteuid", "os.getgid", "os.umask"}
 )
+
+#: Logger methods: logging reports a handler's failure itself and does not raise.
+LOGGING_METHODS: FrozenSet[str] = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"})
 
 #: The module prefixes whose calls raise ``OSError`` (and nothing else an
 #: ``except OSError`` would miss) for reasons outside the program.

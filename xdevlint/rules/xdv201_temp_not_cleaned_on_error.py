@@ -123,7 +123,7 @@ class TempNotCleanedOnError(Rule):
 
     CODE = "XDV201"
     NAME = "temp-not-cleaned-on-error"
-    MESSAGE = "`{name}` from `{factory}()` is left behind when {origin} fails: {how}"
+    MESSAGE = "`{name}` from `{factory}` is left behind when {origin} fails: {how}"
     FIX_TITLE = "Remove the temp on the error path"
 
     METADATA_DEPENDENCIES = (ProvenanceProvider, LifetimeProvider)
@@ -134,7 +134,7 @@ class TempNotCleanedOnError(Rule):
 
     @classmethod
     def may_apply(cls, scan: Scan, locations: Locations) -> bool:
-        return scan.contains_any(TEMP_FACTORY_WORDS)
+        return scan.contains_any(TEMP_FACTORY_WORDS) and scan.has_held_temp()
 
     def visit_Module(self, node: cst.Module) -> None:
         self.module = node
@@ -149,8 +149,9 @@ class TempNotCleanedOnError(Rule):
 
     def code(self, node: cst.CSTNode) -> str:
         assert self.module is not None
-        text = self.module.code_for_node(node).strip().splitlines()
-        line = text[0].strip() if text else ""
+        text = [line.strip() for line in self.module.code_for_node(node).splitlines()]
+        code = [line for line in text if line and not line.startswith("#")]  # leading comments
+        line = code[0] if code else ""
         return line if len(line) <= 60 else line[:57] + "..."
 
     def describe(self, lifetime: Lifetime) -> str:
@@ -162,7 +163,7 @@ class TempNotCleanedOnError(Rule):
         else:
             how = f"`{self.code(leak.handler)}` {_EXITS[leak.exit]}"
         others = len(lifetime.leaks) - 1
-        message = self.MESSAGE.format(name=temp.handle, factory=self.code(temp.creation.func), origin=origin, how=how)
+        message = self.MESSAGE.format(name=temp.handle, factory=self.code(temp.creation), origin=origin, how=how)
         if others:
             message += f" (and {others} other error path{'s' if others > 1 else ''})"
         return message

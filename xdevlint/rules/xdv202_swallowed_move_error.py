@@ -7,7 +7,7 @@ from typing import Dict, List, Optional, Sequence, Set
 import libcst as cst
 
 from xdevlint.analysis import names
-from xdevlint.analysis.lifetime import calls_in, catch_class
+from xdevlint.analysis.lifetime import calls_in, catch_class, children
 from xdevlint.analysis.locations import Locations
 from xdevlint.analysis.moves import move_of
 from xdevlint.rule import Rule
@@ -136,6 +136,7 @@ class SwallowedMoveError(Rule):
         for call in moves:
             source = self.move_source(call)
             sources.update(n.value for n in _names(source) if isinstance(n, cst.Name))  # type: ignore[arg-type]
+        sources -= {"self", "cls"}
         finalbody = getattr(node, "finalbody", None)
         if finalbody is not None and self.removes(_body(finalbody.body), sources):
             return
@@ -144,8 +145,12 @@ class SwallowedMoveError(Rule):
                 continue
             if catch_class(handler, self.value_of) == "some" and not self.catches_os_subclass(handler):
                 continue
-            if not self.handles(handler.body.body if isinstance(handler.body, cst.IndentedBlock) else handler.body.body, sources, handler):
-                self.report(handler, self.MESSAGE.format(clause=self.code(handler), function=self.code(moves[0].func)))
+            body = list(_body(handler.body))
+            if self.handles(body, sources, handler):
+                continue
+            if not _ends_in_jump(body) and self.used_after(node, sources):
+                continue  # it falls through to code that goes on with the source: a fallback
+            self.report(handler, self.MESSAGE.format(clause=self.code(handler), function=self.code(moves[0].func)))
 
     def catches_os_subclass(self, handler: cst.ExceptHandler) -> bool:
         expression = handler.type
@@ -224,7 +229,22 @@ class SwallowedMoveError(Rule):
         reporting = bool(callees & _REPORTING_FUNCTIONS) or method in _REPORTING_METHODS
         if not reporting and any(self.mentions_exception(arg.value, handler) for arg in call.args):
             return True  # hands the exception on: ``errors.append(exc)``, ``callback(exc)``
+        if not reporting and any(n.value in sources for arg in call.args for n in _names(arg.value) if isinstance(n, cst.Name)):
+            return True  # does something else with the source: ``copy_function(src, dst)``
         return False
+
+    def used_after(self, node: cst.CSTNode, sources: Set[str]) -> bool:
+        """Whether code after the ``try`` (in the enclosing blocks) reads the source."""
+        function = self.functions[-1]
+        root = function.body if function is not None else self.module
+        found = False
+        for block in _blocks_holding(root, node):
+            statements = list(block.body)
+            index = next(i for i, s in enumerate(statements) if s is node or _contains(s, node))
+            for statement in statements[index + 1:]:
+                if any(isinstance(n, cst.Name) and n.value in sources for n in _names(statement)):
+                    found = True
+        return found
 
     def mentions_exception(self, node: cst.CSTNode, handler: cst.ExceptHandler) -> bool:
         if handler.name is None or not isinstance(handler.name.name, cst.Name):
@@ -265,6 +285,35 @@ class SwallowedMoveError(Rule):
         return False
 
 
+def _ends_in_jump(statements: Sequence[cst.CSTNode]) -> bool:
+    last = statements[-1] if statements else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1] if last.body else None
+    return isinstance(last, (cst.Continue, cst.Break, cst.Return, cst.Raise))
+
+
+def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
+    return any(n is inner for n in _names(outer))
+
+
+def _blocks_holding(root: cst.CSTNode, node: cst.CSTNode) -> List[cst.CSTNode]:
+    """The blocks (module, indented blocks) on the way from ``root`` down to ``node``."""
+    found: List[cst.CSTNode] = []
+    current = root
+    while current is not node:
+        if isinstance(current, (cst.Module, cst.IndentedBlock)):
+            found.append(current)
+        for child in children(current):
+            if child is node or _contains(child, node):
+                current = child
+                break
+        else:
+            break
+        if isinstance(current, (cst.FunctionDef, cst.ClassDef)) and current is not root:
+            found = []
+    return found
+
+
 def _body(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
     return suite.body  # type: ignore[return-value]
 
@@ -274,4 +323,4 @@ def _names(node: cst.CSTNode):  # type: ignore[no-untyped-def]
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(current.children)
+        stack.extend(children(current))
