@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import inspect
+import io
 import re
+import tokenize
 from dataclasses import dataclass
 from typing import ClassVar, Dict, List, Optional, Tuple
 
@@ -106,3 +108,16 @@ def code_blocks(section: str) -> Tuple[str, ...]:
     """The ```python blocks of a doc section, for tests that lint them."""
     return tuple(m.group(1) for m in re.finditer(r"```python\n(.*?)```", section, re.S))
 
+
+def snippet(code: str, limit: int = 60) -> str:
+    """The first line of code in ``code``, without its comment, for messages."""
+    lines = [line.strip() for line in code.splitlines()]
+    line = next((line for line in lines if line and not line.startswith("#")), "")
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(line).readline):
+            if token.type == tokenize.COMMENT:
+                line = line[: token.start[1]].rstrip()
+                break
+    except (tokenize.TokenError, SyntaxError):
+        pass  # an unclosed bracket: the line goes on below, and has no comment yet
+    return line if len(line) <= limit else line[: limit - 3] + "..."

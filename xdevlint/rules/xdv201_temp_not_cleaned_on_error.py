@@ -10,7 +10,7 @@ from xdevlint.analysis.lifetime import DIRECTORY, DIRECTORY_OBJECT, FILE_OBJECT,
 from xdevlint.analysis.locations import Locations
 from xdevlint.analysis.provenance import ProvenanceProvider
 from xdevlint.model import Applicability, Fix, Import, Replacement
-from xdevlint.rule import Rule
+from xdevlint.rule import Rule, snippet
 from xdevlint.scan import Scan
 
 #: Words of which a file must contain one to create a temp (lower case): every
@@ -149,10 +149,7 @@ class TempNotCleanedOnError(Rule):
 
     def code(self, node: cst.CSTNode) -> str:
         assert self.module is not None
-        text = [line.strip() for line in self.module.code_for_node(node).splitlines()]
-        code = [line for line in text if line and not line.startswith("#")]  # leading comments
-        line = code[0] if code else ""
-        return line if len(line) <= 60 else line[:57] + "..."
+        return snippet(self.module.code_for_node(node))
 
     def describe(self, lifetime: Lifetime) -> str:
         temp = lifetime.temp

@@ -10,7 +10,7 @@ from xdevlint.analysis import names
 from xdevlint.analysis.lifetime import calls_in, catch_class, children
 from xdevlint.analysis.locations import Locations
 from xdevlint.analysis.moves import move_of
-from xdevlint.rule import Rule
+from xdevlint.rule import Rule, snippet
 from xdevlint.scan import Scan
 
 #: Methods that only report: logging's, ``warnings.warn``'s and a stream's ``write``.
@@ -161,9 +161,7 @@ class SwallowedMoveError(Rule):
 
     def code(self, node: cst.CSTNode) -> str:
         assert self.module is not None
-        lines = self.module.code_for_node(node).strip().splitlines()
-        line = lines[0].strip() if lines else ""
-        return line if len(line) <= 60 else line[:57] + "..."
+        return snippet(self.module.code_for_node(node))
 
     def move_source(self, call: cst.Call) -> Optional[cst.BaseExpression]:
         callees = self.value_of(call.func).callees
