@@ -178,7 +178,7 @@ class MoveFixes:
             reasons.append("it does not create the destination's parent directories")
         message = f"Replace `{move.function}` with `{self.move_function}`"
         if reasons:
-            message += " (unsafe: " + "; ".join(reasons) + ")"
+            message += ": " + "; ".join(reasons)  # why it is unsafe; the reporter names the level
         return Fix(
             Applicability.SAFE if safe else Applicability.UNSAFE,
             message,
