@@ -6,9 +6,13 @@ expects the finding at the line's first non-blank column.
 
 from __future__ import annotations
 
+import os
 import re
+from dataclasses import replace
 from pathlib import Path
-from typing import List, Set, Tuple
+from typing import List, Optional, Set, Tuple
+
+from xdevlint.config import Config
 
 from xdevlint.suppress import split_lines
 
@@ -42,3 +46,32 @@ def selection_for(path: Path) -> Tuple[str, ...]:
     if re.fullmatch(r"XDV\d{3}", family):
         return (family[:4],)
     return ("ALL",)
+
+
+def fixture_config(path: Path) -> Config:
+    """Default settings rooted at fixtures/, with the fixture's rule family selected."""
+    return replace(Config(root=FIXTURES), select=selection_for(path))
+
+
+#: ``XDEVLINT_UPDATE_FIXED=1`` rewrites the expected ``.fixed.py`` outputs (then review the diff).
+UPDATE = os.environ.get("XDEVLINT_UPDATE_FIXED") == "1"
+
+
+def expected_output(path: Path, suffix: str) -> Path:
+    """``case.py`` -> ``case.fixed.py`` / ``case.unsafe.fixed.py``."""
+    return path.with_name(path.name[: -len(".py")] + suffix)
+
+
+def check_output(expected: Path, actual: Optional[bytes]) -> None:
+    """``actual`` (None: fixing changed nothing) must be byte for byte ``expected``."""
+    if UPDATE:
+        if actual is None:
+            expected.unlink(missing_ok=True)
+        else:
+            expected.write_bytes(actual)
+        return
+    if actual is None:
+        assert not expected.exists(), f"{expected.name} exists but fixing changes nothing at that level"
+    else:
+        assert expected.exists(), f"missing {expected.name}"
+        assert expected.read_bytes() == actual

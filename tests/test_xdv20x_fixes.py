@@ -16,51 +16,26 @@ import sys
 import tempfile
 from dataclasses import replace
 from pathlib import Path
-from typing import Optional
 
 import pytest
 
 from xdevlint import engine
 from xdevlint.config import Config
-from tests.fixture_cases import FIXTURES, case_files, selection_for
+from tests.fixture_cases import FIXTURES, case_files, check_output, expected_output, fixture_config
 
-fix_source = getattr(engine, "fix_source", None)
-pytestmark = pytest.mark.skipif(fix_source is None, reason="the fix engine is not there yet")
+fix_source = engine.fix_source
 
-UPDATE = os.environ.get("XDEVLINT_UPDATE_FIXED") == "1"
 CASES = [p for p in case_files() if p.relative_to(FIXTURES).parts[0] == "XDV201"]
 SHM = Path("/dev/shm")
 
 
-def _config(path: Path) -> Config:
-    return replace(Config(root=FIXTURES), select=selection_for(path))
-
-
 def _fixable(path: Path) -> bool:
-    result = engine.lint_source(path.read_bytes(), str(path), _config(path))
+    result = engine.lint_source(path.read_bytes(), str(path), fixture_config(path))
     return any(f.fix is not None for f in result.findings if f.code == "XDV201")
 
 
 FIXABLE = [p for p in CASES if _fixable(p)]
 IDS = [str(p.relative_to(FIXTURES)) for p in FIXABLE]
-
-
-def _expected(path: Path, suffix: str) -> Path:
-    return path.with_name(path.name[: -len(".py")] + suffix)
-
-
-def _check(expected: Path, actual: Optional[bytes]) -> None:
-    if UPDATE:
-        if actual is None:
-            expected.unlink(missing_ok=True)
-        else:
-            expected.write_bytes(actual)
-        return
-    if actual is None:
-        assert not expected.exists(), f"{expected.name} exists but fixing changes nothing at that level"
-    else:
-        assert expected.exists(), f"missing {expected.name}"
-        assert expected.read_bytes() == actual
 
 
 def test_enough_fixable_cases() -> None:
@@ -70,26 +45,26 @@ def test_enough_fixable_cases() -> None:
 @pytest.mark.parametrize("path", FIXABLE, ids=IDS)
 def test_fixed_output_is_exact(path: Path) -> None:
     data = path.read_bytes()
-    safe = fix_source(data, str(path), _config(path))
-    unsafe = fix_source(data, str(path), _config(path), unsafe=True)
+    safe = fix_source(data, str(path), fixture_config(path))
+    unsafe = fix_source(data, str(path), fixture_config(path), unsafe=True)
     assert safe.error is None and unsafe.error is None
     assert safe.changed or unsafe.changed
-    _check(_expected(path, ".fixed.py"), safe.fixed if safe.changed else None)
-    _check(_expected(path, ".unsafe.fixed.py"), unsafe.fixed if unsafe.fixed != safe.fixed else None)
+    check_output(expected_output(path, ".fixed.py"), safe.fixed if safe.changed else None)
+    check_output(expected_output(path, ".unsafe.fixed.py"), unsafe.fixed if unsafe.fixed != safe.fixed else None)
 
 
 @pytest.mark.parametrize("path", FIXABLE, ids=IDS)
 @pytest.mark.parametrize("unsafe", [False, True], ids=["safe", "unsafe"])
 def test_fixed_output_is_a_fixed_point(path: Path, unsafe: bool) -> None:
-    result = fix_source(path.read_bytes(), str(path), _config(path), unsafe=unsafe)
+    result = fix_source(path.read_bytes(), str(path), fixture_config(path), unsafe=unsafe)
     compile(result.fixed, str(path), "exec", dont_inherit=True)
-    again = fix_source(result.fixed, str(path), _config(path), unsafe=unsafe)
+    again = fix_source(result.fixed, str(path), fixture_config(path), unsafe=unsafe)
     assert again.fixed == result.fixed
 
 
 @pytest.mark.parametrize("path", FIXABLE, ids=IDS)
 def test_unsafe_fixes_leave_no_xdv201(path: Path) -> None:
-    result = fix_source(path.read_bytes(), str(path), _config(path), unsafe=True)
+    result = fix_source(path.read_bytes(), str(path), fixture_config(path), unsafe=True)
     assert [f for f in result.result.findings if f.code == "XDV201"] == []
 
 
