@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import textwrap
 from pathlib import Path
-from typing import List, Optional, Sequence, Set, Tuple
+from typing import List, Sequence, Set, Tuple
 
 import pytest
 

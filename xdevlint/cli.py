@@ -7,7 +7,7 @@ import io
 import os
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, TextIO
+from typing import Any, Dict, List, NoReturn, Optional, Sequence, TextIO
 
 from xdevlint import __version__, registry
 from xdevlint.config import ConfigError, ConfigResolver
@@ -24,7 +24,7 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 class _Parser(argparse.ArgumentParser):
     """argparse exits 2 on usage errors already; keep its message, add our name."""
 
-    def error(self, message: str) -> "NoReturn":  # type: ignore[name-defined]
+    def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         self.exit(EXIT_ERROR, f"xdevlint: error: {message}\n")
 

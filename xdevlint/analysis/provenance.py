@@ -27,7 +27,7 @@ from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import DEFAULT, TEMP, Locations
-from xdevlint.analysis.values import EMPTY, FILE, PATH, PATH_KIND, STR, STR_KIND, TEMPDIR, Value
+from xdevlint.analysis.values import EMPTY, FILE, PATH_KIND, STR_KIND, TEMPDIR, Value
 
 _FunctionNode = Union[cst.FunctionDef, cst.Lambda]
 _OBJECT_KINDS = frozenset({FILE, TEMPDIR})
