@@ -234,7 +234,3 @@ class ConfigResolver:
                 self._by_source[source] = found
             self._by_directory[directory] = found
         return found
-
-    def default(self) -> Config:
-        """Settings for the current directory (for discovery roots and stdin)."""
-        return self.for_path(os.path.join(os.getcwd(), "-"))

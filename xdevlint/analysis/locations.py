@@ -85,13 +85,6 @@ class Locations:
     def __repr__(self) -> str:
         return f"Locations({self.locations!r})"
 
-    @property
-    def names(self) -> Tuple[str, ...]:
-        return tuple(loc.name for loc in self.locations)
-
-    def get(self, name: str) -> Optional[Location]:
-        return next((loc for loc in self.locations if loc.name == name), None)
-
     def for_env(self, variable: str) -> FrozenSet[str]:
         return frozenset(loc.name for loc in self.locations if variable in loc.env)
 

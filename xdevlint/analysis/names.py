@@ -55,8 +55,6 @@ PATH_ITERATING_METHODS: FrozenSet[str] = frozenset({"iterdir", "glob", "rglob"})
 #: Attributes of a path that still name something inside its location.
 PATH_DERIVING_ATTRIBUTES: FrozenSet[str] = frozenset({"parent"})
 
-#: Attributes of a path that are only a component of it (no location of their own).
-PATH_COMPONENT_ATTRIBUTES: FrozenSet[str] = frozenset({"name", "stem", "suffix", "suffixes", "parts", "anchor"})
 
 #: Reading the environment: ``os.getenv(NAME, default)`` and friends.
 ENV_CALLS: FrozenSet[str] = frozenset({"os.getenv", "os.environ.get", "os.environ.setdefault", "os.getenvb"})
@@ -77,8 +75,6 @@ MOVE_FUNCTIONS: Dict[str, Tuple[str, str]] = {
 #: ``p.rename(t)`` moves ``p`` to ``t``; ``p.hardlink_to(t)`` makes ``p`` a link to ``t``.
 MOVE_METHODS: Dict[str, bool] = {"rename": True, "replace": True, "hardlink_to": False}
 
-#: Every word that can name a move call; the pre-scan needs one of them in the file.
-MOVE_WORDS: Tuple[str, ...] = tuple(sorted({q.rsplit(".", 1)[1] for q in MOVE_FUNCTIONS} | set(MOVE_METHODS)))
 
 #: ``Path.rename(p, q)``: the same methods called on the class.
 UNBOUND_MOVE_METHODS: Dict[str, str] = {f"{cls}.{m}": m for cls in PATH_CLASSES for m in MOVE_METHODS}

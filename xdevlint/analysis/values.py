@@ -53,10 +53,6 @@ class Value:
     def is_path(self) -> bool:
         return PATH in self.kinds
 
-    @property
-    def is_known(self) -> bool:
-        return bool(self.locations)
-
     def located(self, kinds: FrozenSet[str], literal: Optional[str] = None) -> "Value":
         """A new value in the same locations, of another kind (a path derived from this one)."""
         return Value(locations=self.locations, kinds=kinds, literal=literal)
