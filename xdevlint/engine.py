@@ -115,7 +115,7 @@ def _lint(
     refused = _python_refuses(scan)
     if refused is not None and refused[3]:
         return (analysis_error(path, *refused[:3]),), None
-    findings, module = _analyse(source, path, config, candidates, refused)
+    findings, module = _analyse(source, text, path, config, candidates, refused)
     return tuple(sorted(unsuppressed(findings, split_lines(text)) if noqa else findings)), module
 
 
@@ -152,6 +152,7 @@ def _python_refuses(scan: Scan) -> Optional[Tuple[str, int, int, bool]]:
 
 def _analyse(
     data: Union[bytes, str],
+    text: str,
     path: str,
     config: Config,
     rules: Sequence[Type[Rule]],
@@ -184,7 +185,7 @@ def _analyse(
     positions = wrapper.resolve(PositionProvider)
     findings = []
     for report in reports:
-        fix = _with_edits(report.fix, positions, module)
+        fix = _with_edits(report.fix, positions, module, text)
         findings.append(Finding(path, _span(positions[report.node]), report.code, report.name, report.message, fix))
     return findings, module
 
@@ -193,11 +194,13 @@ def _span(where: CodeRange) -> Span:
     return Span(where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
 
 
-def _with_edits(fix: Optional[Fix], positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module) -> Optional[Fix]:
+def _with_edits(
+    fix: Optional[Fix], positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module, text: str
+) -> Optional[Fix]:
     """``fix`` with its textual view: each replaced node's span and the new node's code."""
     if fix is None or fix.edits or not fix.replacements:
         return fix
-    edits = tuple(fixer.textual_edit(module, r, _span(positions[r.node])) for r in fix.replacements)
+    edits = tuple(fixer.textual_edit(module, r, _span(positions[r.node]), positions, text) for r in fix.replacements)
     return replace(fix, edits=edits)
 
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 import re
 import warnings
 from dataclasses import dataclass
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
 import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, ImportItem
+from libcst.metadata import CodeRange
 
 from xdevlint import registry
 from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Import, Replacement, Span
@@ -146,25 +147,54 @@ def apply(module: cst.Module, fixes: Sequence[Fix]) -> bytes:
     return updated.bytes
 
 
-def textual_edit(module: cst.Module, replacement: Replacement, span: Span) -> Edit:
+def textual_edit(
+    module: cst.Module, replacement: Replacement, span: Span, positions: Mapping[cst.CSTNode, CodeRange], text: str
+) -> Edit:
     """The text ``replacement`` puts over ``span``, as it appears in the fixed file.
 
     ``code_for_node`` renders a detached node without its block's indentation, which
-    is exact for one line only; a multi-line replacement is rendered in place instead.
+    is exact for one line only. A multi-line replacement is rendered in place, within
+    the top-level statement that holds it: that statement starts a line at column 0,
+    so rendering it alone is exact and costs a fraction of rendering the module.
+    ``text`` is the module's code (what it was parsed from), ``positions`` its spans.
     """
     content = module.code_for_node(replacement.new)
     if "\n" not in content and "\r" not in content:
         return Edit(span, content)
-    code = module.code
-    start, end = _offset(code, span.line, span.column), _offset(code, span.end_line, span.end_column)
-    fixed = module.visit(_Replace([(replacement.node, replacement.new)])).code
+    statement, code, first, lines = _enclosing_statement(module, span, positions, _LINES.findall(text))
+    start = _offset(lines, span.line, span.column, first)
+    end = _offset(lines, span.end_line, span.end_column, first)
+    fixed = module.code_for_node(statement.visit(_Replace([(replacement.node, replacement.new)])))
     return Edit(span, fixed[start : len(fixed) - (len(code) - end)])
 
 
-def _offset(code: str, line: int, column: int) -> int:
-    """The index in ``code`` of a 1-based line and column (lines as libcst counts them)."""
-    lines = _LINES.findall(code)
-    return sum(len(text) for text in lines[: line - 1]) + column - 1
+def _enclosing_statement(
+    module: cst.Module, span: Span, positions: Mapping[cst.CSTNode, CodeRange], lines: Sequence[str]
+) -> Tuple[cst.CSTNode, str, int, Sequence[str]]:
+    """The top-level statement holding ``span``, its code, the line its code starts on
+    (its leading comments and decorators included) and the lines to count offsets in;
+    the whole module when no one statement holds the span or ``lines`` are not its
+    code."""
+    for statement in module.body:
+        where = positions[statement]
+        if not where.start.line <= span.line <= span.end_line <= where.end.line:
+            continue
+        first = where.start.line - len(statement.leading_lines)
+        decorators = getattr(statement, "decorators", ())
+        if decorators:
+            first = positions[decorators[0]].start.line - len(decorators[0].leading_lines) - len(statement.leading_lines)
+        code = module.code_for_node(statement)
+        if "".join(lines[first - 1 : first - 1 + len(_LINES.findall(code))]) == code:
+            return statement, code, first, lines
+        break
+    code = module.code
+    return module, code, 1, _LINES.findall(code)
+
+
+def _offset(lines: Sequence[str], line: int, column: int, first: int = 1) -> int:
+    """The index of a 1-based line and column (lines as libcst counts them) in the code
+    that starts at line ``first``."""
+    return sum(len(text) for text in lines[first - 1 : line - 1]) + column - 1
 
 
 def add_imports(module: cst.Module, imports: Sequence[Import]) -> cst.Module:
