@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from typing import Dict, Iterable, Optional, Set
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Pattern, Set, Tuple
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import Locations
@@ -74,7 +74,8 @@ class Scan:
         if answer is None:
             answer = (
                 "except" in self.text
-                and any(word in self.text for word in _GUARDED_MOVE_WORDS)
+                and _TRY.search(self.text) is not None
+                and _text_may_guard_move(self.text)
                 and _has_guarded_move_call(self.tree)
             )
             self._answers["guarded-move"] = answer
@@ -99,56 +100,100 @@ class Scan:
 
 
 # A word that can name a move, where it is called or bound to another name.
-_MOVE_WORD = re.compile(r"\b(?:" + "|".join(sorted(_MOVE_ATTRIBUTES)) + r")\b")
+def _words(words: Iterable[str]) -> Pattern[str]:
+    """Any of ``words``, longest first. Word boundaries are checked by the caller: a
+    leading ``\\b`` would cost the regex engine its fast scan for the first letters."""
+    return re.compile("|".join(sorted(words, key=lambda word: (-len(word), word))))
+
+
+_MOVE_WORD = _words(_MOVE_ATTRIBUTES)
 _OPEN_CALL = re.compile(r"\s*\(")
-_FROM_OS = re.compile(r"\bfrom\s+os\s+import\b")
+_FROM_OS = re.compile(r"from\s+os\s+import\b")  # no leading \b, for speed: more matches is still sound
 _MODULE_LIKE = frozenset(_MOVE_MODULES | _PATH_CLASS_NAMES | {"pathlib"})
-_MODULE_VALUE = "|".join(sorted(_MODULE_LIKE))
 
 
 def _text_may_move(text: str) -> bool:
     """False only when no occurrence of a move word can be a move call.
 
-    ``str.replace(old, new)`` is everywhere; ``Path.replace(target)`` takes one
-    argument and ``os.replace(src, dst)`` is called on a module. So a two-argument
-    ``.replace(`` on anything but ``os`` or a pathlib class is not a move, a bare
-    ``replace(`` can only be one if something is imported from ``os``, and prose
-    never is. Every other shape (an attribute not called, which may be an alias;
-    one argument; anything the lexer cannot close) goes on to the AST pass.
+    ``str.replace(old, new)`` and ``datetime.replace(tzinfo=tz)`` are everywhere;
+    ``Path.replace(target)`` takes one argument and ``os.replace(src, dst)`` is called
+    on a module. So a ``.replace(`` on anything but ``os`` or a pathlib class is a move
+    only when called as a path method can be (one argument, ``target=``, or a
+    star), a bare ``replace(`` only if something is imported from ``os``, and prose
+    never. Every other shape (an attribute not called, which may be an alias; anything
+    the lexer cannot close) goes on to the AST pass.
     """
-    from_os: Optional[bool] = None
-    modules: Dict[str, bool] = {}
-    for match in _MOVE_WORD.finditer(text):
-        start = match.start()
+    return _text_may_call(text, _MOVE_WORD, _MODULE_LIKE, lambda word: _FROM_OS.search(text) is not None)
+
+
+def _text_may_call(text: str, words: Pattern[str], modules: FrozenSet[str], imported: Callable[[str], bool]) -> bool:
+    """Whether an occurrence of ``words`` may be a call of a module's function of that
+    name, or of a path method: the tiers' shared lexer (see ``_text_may_move``).
+
+    ``imported(word)`` says whether a bare ``word`` may have been imported from one of
+    ``modules``; ``modules`` also holds the path classes whose unbound methods count.
+    """
+    answers: Dict[str, bool] = {}
+    aliases: Optional[Set[str]] = None
+    for match in words.finditer(text):
+        start, word = match.start(), match.group()
+        if _is_identifier_character(text[start - 1:start]) or _is_identifier_character(text[match.end():match.end() + 1]):
+            continue  # ``copyright``, ``unlink``: part of another word
         if text[start - 1:start] != ".":
-            if from_os is None:
-                from_os = _FROM_OS.search(text) is not None
-            if from_os:
+            if word not in answers:
+                answers[word] = imported(word)
+            if answers[word]:
                 return True
             continue
         receiver = _receiver(text, start - 1)
-        if receiver not in modules:
-            modules[receiver] = _may_name_module(text, receiver)
-        if modules[receiver]:
+        if receiver in modules:
             return True
+        if receiver:  # ``f(x).replace``, ``"a".replace``: no module is called like that
+            if aliases is None:
+                aliases = _module_aliases(text, modules)
+            if receiver in aliases:
+                return True
+        if word not in names.MOVE_METHODS:
+            continue  # ``d.copy()``, ``x.link``: by that name, only a module's function moves
         call = _OPEN_CALL.match(text, match.end())
-        if call is None:
-            return True  # ``mv = x.rename``: an alias, called elsewhere
-        if match.group() in names.MOVE_METHODS and _argument_count(text, call.end()) != 2:
-            return True
+        if call is None or _may_call_path_method(text, call.end()):
+            return True  # ``mv = p.rename`` is an alias, called elsewhere
     return False
 
 
-def _may_name_module(text: str, name: str) -> bool:
-    """Whether ``name`` may be ``os`` or a pathlib class: the name itself, an import
-    alias (``import os as _os``), or a plain assignment (``_os = os``)."""
-    if name in _MODULE_LIKE:
-        return True
-    if not name:
-        return False  # ``f(x).replace``, ``"a".replace``: no module is called like that
-    escaped = re.escape(name)
-    alias = re.compile(rf"\b(?:{_MODULE_VALUE})\s+as\s+{escaped}\b|\b{escaped}\s*=\s*(?:{_MODULE_VALUE})\s*$", re.M)
-    return alias.search(text) is not None
+_AS = re.compile(r"as\s+(\w+)")
+_ASSIGNED_NAME = re.compile(r"=[ \t]*(\w+)[ \t\r\f]*$", re.M)
+
+
+def _module_aliases(text: str, modules: FrozenSet[str]) -> Set[str]:
+    """Names that may be bound to one of ``modules``: an import alias (``import os as
+    _os``, ``import os.path as p``, ``from pathlib import Path as P``) or a plain
+    assignment (``_os = os``, ``self._os = os``). Both searches start at a literal,
+    which the regex engine finds fast; the name before is read back by hand."""
+    found: Set[str] = set()
+    for match in _AS.finditer(text):
+        end = match.start()
+        if _is_identifier_character(text[end - 1:end]):
+            continue  # ``class C``: not the keyword
+        while end > 0 and text[end - 1] in " \t\r\n\f\\":
+            end -= 1
+        start = end
+        while start > 0 and (_is_identifier_character(text[start - 1]) or text[start - 1] == "."):
+            start -= 1
+        dotted = text[start:end]
+        if dotted in modules or dotted.split(".", 1)[0] in modules:
+            found.add(match.group(1))
+    for match in _ASSIGNED_NAME.finditer(text):
+        if match.group(1) not in modules or text[match.start() - 1:match.start()] in ("=", "!", "<", ">"):
+            continue
+        target = _receiver(text, match.start())
+        if target:
+            found.add(target)
+    return found
+
+
+def _is_identifier_character(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 def _receiver(text: str, dot: int) -> str:
@@ -162,47 +207,77 @@ def _receiver(text: str, dot: int) -> str:
     return text[start:end]
 
 
-def _argument_count(text: str, start: int) -> Optional[int]:
-    """Top-level arguments of the call whose ``(`` ends at ``start``; None when unsure.
+def _may_call_path_method(text: str, start: int) -> bool:
+    """Whether the call whose ``(`` ends at ``start`` may be ``Path.rename/replace/
+    hardlink_to(target)``: one positional argument, or only ``target=``, or ``*``/``**``
+    (which may be either). Others raise TypeError on a path: ``str.replace(old, new)``,
+    ``date.replace(year=y)``. True when unsure (the lexer could not close the call)."""
+    shape = _call_shape(text, start)
+    if shape is None:
+        return True
+    positional, keywords, starred = shape
+    return starred or positional == 1 and not keywords or not positional and keywords == {"target"}
 
-    A tiny lexer: strings (with escapes and triple quotes), comments and brackets.
-    Keywords, ``*args`` and anything it cannot close count as unsure.
-    """
-    depth, count, seen, index, length = 0, 0, False, start, len(text)
-    while index < length:
-        char = text[index]
-        if char in "\"'":
-            quote = text[index:index + 3] if text[index:index + 3] in ('"""', "'''") else char
-            index += len(quote)
-            while index < length and not text.startswith(quote, index):
-                index += 2 if text[index] == "\\" else 1
-            if index >= length:
+
+_ARGUMENT_TOKEN = re.compile(r"'''|\"\"\"|['\"#()\[\]{},]")
+_ARGUMENT_START = re.compile(r"(?:\s|#[^\n]*)*(?:(?P<star>\*)|(?P<keyword>[A-Za-z_]\w*)\s*=(?!=))?")
+
+
+def _call_shape(text: str, start: int) -> Optional[Tuple[int, FrozenSet[str], bool]]:
+    """``(positional count, keyword names, starred)`` of the call whose ``(`` ends at
+    ``start``; None when unsure. A tiny lexer: strings (escapes, triple quotes),
+    comments and brackets."""
+    depth, index, segment = 0, start, start
+    segments: List[str] = []
+    while True:
+        match = _ARGUMENT_TOKEN.search(text, index)
+        if match is None:
+            return None
+        token, index = match.group(), match.end()
+        if token[0] in "\"'":
+            index = _string_end(text, index, token)
+            if index < 0:
                 return None
-            index += len(quote)
-            seen = True
-            continue
-        if char == "#":
-            newline = text.find("\n", index)
-            index = length if newline < 0 else newline
-            continue
-        if char in "([{":
+        elif token == "#":
+            index = text.find("\n", index)
+            if index < 0:
+                return None
+        elif token in "([{":
             depth += 1
-        elif char in ")]}":
+        elif token in ")]}":
             if depth == 0:
-                return count + 1 if seen else count
+                segments.append(text[segment:match.start()])
+                break
             depth -= 1
-        elif depth == 0:
-            if char == ",":
-                count += 1
-                seen = False
-                index += 1
-                continue
-            if char == "*" or char == "=" and text[index + 1:index + 2] != "=" and text[index - 1:index] not in "=!<>":
-                return None
-        if not char.isspace():
-            seen = True
-        index += 1
-    return None
+        elif depth == 0:  # a comma between arguments
+            segments.append(text[segment:match.start()])
+            segment = index
+    positional, keywords, starred = 0, set(), False
+    for argument in segments:
+        head = _ARGUMENT_START.match(argument)
+        assert head is not None  # every part of the pattern is optional
+        if head.group("star"):
+            starred = True
+        elif head.group("keyword"):
+            keywords.add(head.group("keyword"))
+        elif argument[head.end():].strip():
+            positional += 1
+    return positional, frozenset(keywords), starred
+
+
+def _string_end(text: str, index: int, quote: str) -> int:
+    """The index just past the ``quote`` closing the string whose body starts at
+    ``index``, or -1 when it does not close (a backslash escapes the next character)."""
+    while True:
+        end = text.find(quote, index)
+        if end < 0:
+            return -1
+        backslashes = 0
+        while text[end - 1 - backslashes] == "\\":
+            backslashes += 1
+        if backslashes % 2 == 0:
+            return end + len(quote)
+        index = end + 1
 
 
 def _has_move_call(tree: Optional[ast.AST]) -> bool:
@@ -313,9 +388,44 @@ def _has_location_source(tree: Optional[ast.AST], locations: Locations) -> bool:
 
 #: What XDV202 counts as a move: the last component of every move-like function.
 _GUARDED_MOVE_ATTRIBUTES = frozenset(q.rsplit(".", 1)[1] for q in names.MOVE_LIKE_FUNCTIONS) | _MOVE_ATTRIBUTES
-#: Substrings one of which every such name contains (``safe_move`` has ``move``).
-_GUARDED_MOVE_WORDS = ("rename", "replace", "move", "copy", "link")
 _GUARDED_MOVE_MODULES = frozenset({"os", "shutil", "pathlib", "xdevlint", "safemove"}) | _PATH_CLASS_NAMES
+_GUARDED_MOVE_WORD = _words(_GUARDED_MOVE_ATTRIBUTES)
+_TRY = re.compile(r"try\s*:")
+#: ``from shutil import move``, ``from os import (rename,\n replace)``, ``from .safemove import *``:
+#: the names after ``import`` (to a closing bracket, or the end of the logical line).
+_FROM_IMPORT = re.compile(
+    r"from\s+(?P<module>[.\w]+)\s+import\s*(?P<names>\([^)]*\)|(?:[^\n\\]|\\.)*)", re.S
+)
+
+
+def _text_may_guard_move(text: str) -> bool:
+    """False only when no occurrence of a move-like word can be a call XDV202 counts.
+
+    As ``_text_may_move``, for the wider set of names (``copy``, ``move``, ``link``...):
+    an attribute of what may be ``os``, ``shutil``, a pathlib class or safemove; a path
+    method's name not called (an alias) or called as a path method can be; a bare
+    name imported from one of those modules. ``d.copy()``, ``copy.copy(x)``, ``s.replace(a, b)`` and
+    ``dataclasses.replace`` are none of these.
+    """
+    imported: Optional[Set[str]] = None
+
+    def from_move_module(word: str) -> bool:
+        nonlocal imported
+        if imported is None:
+            imported = _names_imported_from_move_modules(text)
+        return word in imported or "*" in imported
+
+    return _text_may_call(text, _GUARDED_MOVE_WORD, _GUARDED_MOVE_MODULES, from_move_module)
+
+
+def _names_imported_from_move_modules(text: str) -> Set[str]:
+    found: Set[str] = set()
+    for match in _FROM_IMPORT.finditer(text):
+        module = match.group("module").lstrip(".").split(".", 1)[0]
+        last = match.group("module").rsplit(".", 1)[-1]
+        if module in _GUARDED_MOVE_MODULES or last in _GUARDED_MOVE_MODULES or not module:
+            found.update(re.findall(r"[\w*]+", match.group("names")))
+    return found
 
 
 def _has_guarded_move_call(tree: Optional[ast.AST]) -> bool:

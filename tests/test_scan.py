@@ -1,0 +1,153 @@
+"""The cheap scan: what its text tiers rule out, and that they never rule out a finding."""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import replace
+
+import pytest
+
+from xdevlint.config import Config
+from xdevlint.engine import lint_source
+from xdevlint.scan import Scan, _call_shape, _text_may_guard_move, _text_may_move
+
+CONFIG = replace(Config(), select=("ALL",))
+
+#: Shapes that hold a finding; the scan must keep every one (each also proves the
+#: rule flags it, so a case cannot pass by finding nothing either way).
+FLAGGED = {
+    "os.rename": """
+        import os, tempfile
+        def f(cache_dir):
+            fd, tmp = tempfile.mkstemp()
+            try:
+                os.rename(tmp, cache_dir + "/x")
+            except OSError:
+                pass
+    """,
+    "module alias": """
+        import os as _os, tempfile
+        def f(cache_dir):
+            tmp = tempfile.mkdtemp()
+            try:
+                _os.rename(tmp, cache_dir)
+            except OSError:
+                pass
+    """,
+    "attribute alias of a module": """
+        import shutil, tempfile
+        class Mover:
+            def __init__(self):
+                self._shutil = shutil
+            def go(self, cache_dir):
+                tmp = tempfile.mkdtemp()
+                try:
+                    self._shutil.move(tmp, cache_dir)
+                except OSError:
+                    pass
+    """,
+    "from-import with brackets": """
+        import tempfile
+        from shutil import (
+            copy,
+            move as mv,
+        )
+        def f(cache_dir):
+            tmp = tempfile.mkdtemp()
+            try:
+                mv(tmp, cache_dir)
+            except OSError:
+                pass
+    """,
+    "function alias": """
+        import shutil, tempfile
+        put = shutil.move
+        def f(cache_dir):
+            tmp = tempfile.mkdtemp()
+            try:
+                put(tmp, cache_dir)
+            except OSError:
+                pass
+    """,
+    "path method, one argument over lines": """
+        import tempfile
+        from pathlib import Path
+        def f(cache_dir):
+            tmp = Path(tempfile.mkdtemp())
+            try:
+                tmp.rename(
+                    # where it goes
+                    Path(cache_dir) / "x",
+                )
+            except OSError:
+                pass
+    """,
+    "path method, target keyword": """
+        import tempfile
+        from pathlib import Path
+        def f(cache_dir):
+            tmp = Path(tempfile.mkdtemp())
+            try:
+                tmp.replace(target=Path(cache_dir) / "x")
+            except OSError:
+                pass
+    """,
+    "unbound path method": """
+        import tempfile
+        import pathlib
+        def f(cache_dir):
+            tmp = pathlib.Path(tempfile.mkdtemp())
+            try:
+                pathlib.Path.rename(tmp, pathlib.Path(cache_dir) / "x")
+            except OSError:
+                pass
+    """,
+}
+
+
+@pytest.mark.parametrize("source", FLAGGED.values(), ids=FLAGGED.keys())
+def test_the_scan_keeps_every_shape_with_a_finding(source: str) -> None:
+    data = textwrap.dedent(source).encode()
+    with_scan = lint_source(data, "m.py", CONFIG).findings
+    assert with_scan, "the case must hold a finding"
+    assert with_scan == lint_source(data, "m.py", CONFIG, prescan=False).findings
+
+
+#: Everyday calls sharing a move's name that no rule counts: the text tiers alone rule
+#: them out, so the file is never parsed.
+NOT_MOVES = {
+    "str.replace": 'try:\n    s = s.replace("a", "b")\nexcept ValueError:\n    pass\n',
+    "str.replace with count": "try:\n    s = s.replace('1', '0', 1)\nexcept OSError:\n    pass\n",
+    "datetime.replace": "try:\n    t = t.replace(tzinfo=tz)\nexcept OSError:\n    pass\n",
+    "dict.copy": "try:\n    d = d.copy()\n    cp = d.copy\nexcept OSError:\n    pass\n",
+    "copy module": "import copy\ntry:\n    x = copy.copy(y)\nexcept OSError:\n    pass\n",
+    "dataclasses.replace": "from dataclasses import replace\ntry:\n    x = replace(y, a=1)\nexcept OSError:\n    pass\n",
+    "words in other words": "# copyright: unlink, relink, renamed\ntry:\n    x = y.copyfiles\nexcept OSError:\n    pass\n",
+    "comparison, not a keyword": "try:\n    x = s.replace(a == b, c)\nexcept OSError:\n    pass\n",
+}
+
+
+@pytest.mark.parametrize("source", NOT_MOVES.values(), ids=NOT_MOVES.keys())
+def test_the_text_tiers_rule_out_calls_that_only_share_a_name(source: str) -> None:
+    assert not _text_may_move(source)
+    assert not _text_may_guard_move(source)
+    assert Scan(source)._tree is None  # decided without parsing
+
+
+@pytest.mark.parametrize(
+    ("arguments", "shape"),
+    [
+        ("a, b)", (2, frozenset(), False)),
+        ("target=x)", (0, frozenset({"target"}), False)),
+        ("*args)", (0, frozenset(), True)),
+        ('"a, b", f(c, d), [e, f])', (3, frozenset(), False)),
+        ("'''),(''', b)", (2, frozenset(), False)),
+        ("  # a, b=\n  target=x,\n)", (0, frozenset({"target"}), False)),
+        ("lambda x=1: x)", (1, frozenset(), False)),
+        (r'"\")", b)', (2, frozenset(), False)),
+        ("a, (b", None),
+        ('"never closed, b)', None),
+    ],
+)
+def test_call_shapes(arguments: str, shape: object) -> None:
+    assert _call_shape(arguments, 0) == shape
