@@ -16,6 +16,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Pattern,
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import Locations
+from xdevlint.scan_lifetime import temp_may_leak
 
 _MOVE_ATTRIBUTES = frozenset(names.MOVE_METHODS) | {q.rsplit(".", 1)[1] for q in names.MOVE_FUNCTIONS}
 _MOVE_MODULES = {q.rsplit(".", 1)[0] for q in names.MOVE_FUNCTIONS}
@@ -81,13 +82,13 @@ class Scan:
             self._answers["guarded-move"] = answer
         return answer
 
-    def has_held_temp(self) -> bool:
-        """Whether a temp factory's result may be held in a name or returned: what the
-        lifetime analysis tracks (sound over-approximation)."""
-        answer = self._answers.get("held-temp")
+    def may_leak_temp(self) -> bool:
+        """Whether a temp the file holds may leak on an error path (sound
+        over-approximation of the lifetime analysis: see ``scan_lifetime``)."""
+        answer = self._answers.get("leak")
         if answer is None:
-            answer = _has_held_temp(self.tree)
-            self._answers["held-temp"] = answer
+            answer = temp_may_leak(self.tree)
+            self._answers["leak"] = answer
         return answer
 
     def has_location_source(self, locations: Locations) -> bool:
@@ -491,64 +492,4 @@ def _has_guarded_move_call(tree: Optional[ast.AST]) -> bool:
                     return True
                 if any(isinstance(a, ast.Starred) for a in call.args) or None in keywords:
                     return True
-    return False
-
-
-_TEMP_FACTORY_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.TEMP_FACTORIES)
-
-
-def _terminal(node: ast.AST) -> Optional[str]:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None
-
-
-def _has_held_temp(tree: Optional[ast.AST]) -> bool:
-    """A factory call (by name, attribute or alias) whose value reaches an assignment
-    to names, a ``with ... as`` or a ``return``, through subscripts and one-argument
-    wrappers (``Path(mkdtemp())``); ``NamedTemporaryFile`` only with ``delete=False``."""
-    if tree is None:
-        return True
-    nodes = list(ast.walk(tree))
-    factories = set(_TEMP_FACTORY_NAMES)
-    for node in nodes:
-        if isinstance(node, ast.ImportFrom):
-            for alias in node.names:
-                if alias.name in _TEMP_FACTORY_NAMES and alias.asname:
-                    factories.add(alias.asname)
-    # ``mk = tempfile.mkstemp``, ``self._mk = mk``: any assignment mentioning a factory.
-    assignments = [n for n in nodes if isinstance(n, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and n.value is not None]
-    for _ in range(2):
-        for node in assignments:
-            if any(_terminal(n) in factories for n in ast.walk(node.value)):
-                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                    name = _terminal(target)
-                    if name is not None:
-                        factories.add(name)
-    parents: Dict[ast.AST, ast.AST] = {}
-    for node in nodes:
-        for child in ast.iter_child_nodes(node):
-            parents[child] = node
-    for node in nodes:
-        if not isinstance(node, ast.Call) or _terminal(node.func) not in factories:
-            continue
-        if _terminal(node.func) == "NamedTemporaryFile":
-            positional = node.args[7] if len(node.args) > 7 else None
-            values = [k.value for k in node.keywords if k.arg == "delete"] + ([positional] if positional is not None else [])
-            if not any(isinstance(v, ast.Constant) and v.value is False for v in values):
-                continue
-        expression: ast.AST = node
-        parent = parents.get(expression)
-        while isinstance(parent, ast.Subscript) or isinstance(parent, ast.Call) and len(parent.args) == 1 and parent.args[0] is expression:
-            expression, parent = parent, parents.get(parent)
-        if isinstance(parent, ast.Return):
-            return True
-        if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is expression:
-            targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
-            if any(isinstance(t, (ast.Name, ast.Tuple, ast.List)) for t in targets):
-                return True
-        if isinstance(parent, ast.withitem) and parent.optional_vars is not None and _terminal(node.func) != "TemporaryDirectory":
-            return True
     return False

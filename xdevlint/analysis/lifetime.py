@@ -46,8 +46,6 @@ _FACTORY_KINDS = {
 #: Calls that keep their single argument's path (``Path(p)``, ``str(p)``, ``abspath(p)``).
 _SAME_PATH_CALLS = (names.PASS_THROUGH_CALLS - {f"{m}.dirname" for m in ("os.path", "posixpath", "ntpath")}) | names.PATH_CLASSES
 _SAME_PATH_METHODS = frozenset({"resolve", "absolute", "expanduser"})
-#: Methods that keep their argument in a container: the container owns the temp now.
-_STORE_METHODS = frozenset({"append", "add", "extend", "insert", "appendleft", "put", "put_nowait", "setdefault", "update", "push"})
 _LOOPS = (cst.For, cst.While)
 _SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 #: Most statuses of one temp kept at a program point; more only lengthen messages.
@@ -497,7 +495,7 @@ class Analysis:
         for index, param in enumerate(params[offset:], start=offset):
             name = param.name.value
             for node in self._walk(function.body):
-                stored = isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _STORE_METHODS and any(
+                stored = isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in names.STORE_METHODS and any(
                     isinstance(a.value, cst.Name) and a.value.value == name for a in node.args
                 )
                 stored = stored or isinstance(node, cst.Assign) and isinstance(node.value, cst.Name) and node.value.value == name and any(
@@ -891,7 +889,7 @@ class _Flow:
                 kept = self.a.kept_parameters(definition)
                 if any(i in kept and a.keyword is None and self.a.mentions(a.value, temp) for i, a in enumerate(call.args)):
                     return True  # ``self.registerFileForCleanUp(path)``
-        if isinstance(func, cst.Attribute) and func.attr.value in _STORE_METHODS:
+        if isinstance(func, cst.Attribute) and func.attr.value in names.STORE_METHODS:
             if any(self.a.mentions(arg.value, temp) for arg in call.args):
                 return True
         # A directory object given away takes its cleanup with it (``stack.enter_context(d)``).

@@ -91,6 +91,11 @@ CLEANUP_FUNCTIONS: FrozenSet[str] = frozenset(
 #: ``TemporaryDirectory.cleanup`` on the object.
 CLEANUP_METHODS: FrozenSet[str] = frozenset({"unlink", "rmdir", "cleanup"})
 
+#: Methods that keep their argument in a container: the container owns the temp then.
+STORE_METHODS: FrozenSet[str] = frozenset(
+    {"append", "add", "extend", "insert", "appendleft", "put", "put_nowait", "setdefault", "update", "push"}
+)
+
 #: Moves after which the source no longer exists: the temp has been handed on.
 #: Links and copies leave the source in place, so they are not here.
 CONSUMING_MOVES: FrozenSet[str] = frozenset(

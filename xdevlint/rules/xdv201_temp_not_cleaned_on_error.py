@@ -134,7 +134,7 @@ class TempNotCleanedOnError(Rule):
 
     @classmethod
     def may_apply(cls, scan: Scan, locations: Locations) -> bool:
-        return scan.contains_any(TEMP_FACTORY_WORDS) and scan.has_held_temp()
+        return scan.contains_any(TEMP_FACTORY_WORDS) and scan.may_leak_temp()
 
     def visit_Module(self, node: cst.Module) -> None:
         self.module = node

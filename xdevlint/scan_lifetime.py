@@ -1,0 +1,379 @@
+"""XDV201's cheap scan: which temps the lifetime analysis could find leaking (stdlib ``ast``).
+
+Most temps in real code are safe by shape: the statement right after the creation
+registers the removal (``self.addCleanup(os.unlink, path)``), stores the path
+(``self.files.append(path)``), or opens a ``try`` whose ``finally`` starts by removing
+it. From the moment that statement starts, no error path can leave the temp behind,
+because the lifetime analysis counts a removal or hand-off as done even when the
+statement then raises. Others are never handed off at all: no statement could remove,
+move, store or return them, and the analysis leaves a temp alone whose normal path
+keeps it. Files whose every held temp is one of those never reach libcst.
+
+Each shape is recognised only where ``analysis/lifetime.py`` is sure to see the same
+effect, so the scan stays sound: names are resolved through imports only when bound
+once and never assigned, arguments hold no calls (a nested call might be a move,
+which does not count until it succeeds), a helper that returns a temp keeps the file
+(its callers' calls are creations the scan does not follow), and ``self.mkdtemp()``
+is a factory only when this file makes an attribute of that name one.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple
+
+from xdevlint.analysis import names
+
+_FACTORY_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.TEMP_FACTORIES)
+#: The statements a ``mktemp`` name may wait in before a use creates its file.
+_SIMPLE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Pass)
+_REMOVING_METHODS = frozenset({"unlink", "rmdir"})
+
+
+class _Module:
+    """What the checks need to know about the whole file, gathered in one walk."""
+
+    def __init__(self, tree: ast.AST) -> None:
+        self.nodes = list(ast.walk(tree))
+        self.parents: Dict[ast.AST, ast.AST] = {}
+        self.siblings: Dict[ast.AST, Tuple[List[ast.stmt], int]] = {}
+        imports: Dict[str, Set[str]] = {}
+        self.bound: Set[str] = set()  # names assigned, defined or taken as parameters
+        for node in self.nodes:
+            for child in ast.iter_child_nodes(node):
+                self.parents[child] = node
+            for field in ("body", "orelse", "finalbody"):
+                block = getattr(node, field, None)
+                if isinstance(block, list):
+                    for index, statement in enumerate(block):
+                        self.siblings[statement] = (block, index)
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    local = alias.asname or alias.name.split(".", 1)[0]
+                    imports.setdefault(local, set()).add(alias.name if alias.asname else local)
+            elif isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    qualified = f"{node.module}.{alias.name}" if node.module and not node.level else ""
+                    imports.setdefault(alias.asname or alias.name, set()).add(qualified)
+            elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                self.bound.add(node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.bound.add(node.name)
+            elif isinstance(node, ast.arg):
+                self.bound.add(node.arg)
+            elif isinstance(node, ast.ExceptHandler) and node.name:
+                self.bound.add(node.name)
+        self.imports = {local: next(iter(q)) for local, q in imports.items() if len(q) == 1 and "" not in q}
+
+    def qualified(self, node: ast.AST) -> Optional[str]:
+        """``os.unlink`` for ``os.unlink`` after ``import os``; None when unsure."""
+        if isinstance(node, ast.Name):
+            return None if node.id in self.bound else self.imports.get(node.id)
+        if isinstance(node, ast.Attribute):
+            base = self.qualified(node.value)
+            return f"{base}.{node.attr}" if base else None
+        return None
+
+
+def temp_may_leak(tree: Optional[ast.AST]) -> bool:
+    """Whether some temp the file creates and holds may leak on an error path (sound:
+    False only when every one is covered as the module docstring says)."""
+    if tree is None:
+        return True
+    module = _Module(tree)
+    aliases: Set[str] = set()
+    for node in module.nodes:
+        if isinstance(node, ast.ImportFrom):
+            aliases.update(a.asname for a in node.names if a.name in _FACTORY_NAMES and a.asname)
+    # ``mk = tempfile.mkstemp``, ``self._mk = mk``: a factory named, not called.
+    assignments = [n for n in module.nodes if isinstance(n, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and n.value is not None]
+    for _ in range(2):
+        for node in assignments:
+            if _names_factory(node.value, _FACTORY_NAMES | aliases):  # type: ignore[arg-type]
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    name = _terminal(target)
+                    if name is not None:
+                        aliases.add(name)
+    for node in module.nodes:
+        if isinstance(node, ast.Call) and _may_create(module, node.func, aliases) and _creation_may_leak(module, node):
+            return True
+    return False
+
+
+def _names_factory(value: ast.expr, factories: FrozenSet[str]) -> bool:
+    """Whether ``value`` mentions a factory other than as the function of a call."""
+    called = {id(n.func) for n in ast.walk(value) if isinstance(n, ast.Call)}
+    return any(_terminal(n) in factories and id(n) not in called for n in ast.walk(value))
+
+
+def _may_create(module: _Module, func: ast.expr, aliases: Set[str]) -> bool:
+    """Whether calling ``func`` may make a temp: ``tempfile.mkdtemp``, an alias, or a
+    factory's name on something that may be ``tempfile``. ``self.mkdtemp()`` is a
+    method (a same-module one that returns a temp is caught by its own ``return``)."""
+    name = _terminal(func)
+    if name in aliases:
+        return True
+    if name not in _FACTORY_NAMES:
+        return False
+    if isinstance(func, ast.Attribute):
+        receiver = func.value
+        if isinstance(receiver, ast.Name) and receiver.id in ("self", "cls"):
+            return False
+        known = module.qualified(receiver)
+        return known is None or known == "tempfile"
+    known = module.qualified(func)
+    return known is None or known in names.TEMP_FACTORIES
+
+
+def _creation_may_leak(module: _Module, call: ast.Call) -> bool:
+    factory = _terminal(call.func)
+    if factory == "NamedTemporaryFile" and not _deletes_never(call):
+        return False  # deleted on close: the object cleans up after itself
+    expression: ast.AST = call
+    parent = module.parents.get(expression)
+    indexed = False  # ``mkstemp()[1]``: the path itself, no tuple to unpack
+    while isinstance(parent, ast.Subscript) or isinstance(parent, ast.Call) and len(parent.args) == 1 and parent.args[0] is expression:
+        indexed = indexed or isinstance(parent, ast.Subscript)
+        expression, parent = parent, module.parents.get(parent)
+    if isinstance(parent, ast.Return):
+        return True
+    if isinstance(parent, ast.withitem):
+        return parent.optional_vars is not None and factory != "TemporaryDirectory"
+    if not isinstance(parent, (ast.Assign, ast.AnnAssign)) or parent.value is not expression:
+        return False  # not held in a name: stored on an object, passed on, or unused
+    targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+    if not any(isinstance(t, (ast.Name, ast.Tuple, ast.List)) for t in targets):
+        return False
+    if factory not in _FACTORY_NAMES:
+        return True  # an alias of a factory: what it makes is not known here
+    handle = _handle(targets, factory, indexed)
+    if handle is None:
+        return False  # not one name: the lifetime analysis does not track it either
+    scope = _scope(module, parent)
+    if scope is None or _returned(scope, handle):
+        return True
+    temp = _Temp(factory, handle, scope)
+    return temp.may_be_handed_off(module) and not _covered(module, parent, temp)
+
+
+def _deletes_never(call: ast.Call) -> bool:
+    positional = call.args[7] if len(call.args) > 7 else None
+    values = [k.value for k in call.keywords if k.arg == "delete"] + ([positional] if positional is not None else [])
+    return any(isinstance(v, ast.Constant) and v.value is False for v in values)
+
+
+def _handle(targets: List[ast.expr], factory: str, indexed: bool) -> Optional[str]:
+    """The one name the temp's path (or object) is bound to, as the lifetime analysis
+    reads the target; None when it holds none (``fd, self.path = mkstemp()``)."""
+    if len(targets) != 1:
+        return None
+    target = targets[0]
+    if factory == "mkstemp" and not indexed:
+        if not isinstance(target, (ast.Tuple, ast.List)) or len(target.elts) < 2:
+            return None
+        target = target.elts[1]
+    return target.id if isinstance(target, ast.Name) else None
+
+
+def _scope(module: _Module, statement: ast.AST) -> Optional[ast.AST]:
+    scope = module.parents.get(statement)
+    while scope is not None and not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+        scope = module.parents.get(scope)
+    return scope
+
+
+def _returned(scope: ast.AST, handle: str) -> bool:
+    """Whether the function returns a value naming ``handle``: a helper handing its temp
+    to the caller, whose call the scan cannot follow."""
+    return any(
+        isinstance(node, ast.Return) and node.value is not None and _mentions(node.value, {handle})
+        for node in ast.walk(scope)
+    )
+
+
+class _Temp:
+    """One held temp: its factory, and the names that hold its path or its object."""
+
+    def __init__(self, factory: str, handle: str, scope: ast.AST) -> None:
+        self.factory = factory
+        self.is_object = factory in ("NamedTemporaryFile", "TemporaryDirectory")
+        self.paths: Set[str] = set() if self.is_object else {handle}
+        self.objects: Set[str] = {handle} if self.is_object else set()
+        self.scope = scope
+        # ``name = f.name``, ``p = tmp``: more names for the same path (two rounds).
+        plain = [n for n in ast.walk(scope) if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)]
+        for _ in range(2):
+            for node in plain:
+                value = node.value
+                if isinstance(value, ast.Name) and value.id in self.paths or (
+                    isinstance(value, ast.Attribute) and value.attr == "name" and isinstance(value.value, ast.Name) and value.value.id in self.objects
+                ):
+                    self.paths.add(node.targets[0].id)  # type: ignore[attr-defined]
+
+    @property
+    def names(self) -> Set[str]:
+        return self.paths | self.objects
+
+    def may_be_handed_off(self, module: _Module) -> bool:
+        """Whether any statement of the scope could remove, move, store, return or
+        otherwise hand on the temp: a name of it in a call, a ``return``/``yield``,
+        a ``with`` item, an assignment to something other than names, or a nested
+        function (a closure may remove it). Without one the analysis flags nothing."""
+        held = self.names
+        for node in ast.walk(self.scope):
+            if isinstance(node, ast.Name) and node.id in held and isinstance(node.ctx, ast.Load) and _may_hand_off(module, node, self.scope):
+                return True
+        return False
+
+
+_HANDING = (ast.Call, ast.Return, ast.Yield, ast.YieldFrom, ast.withitem, ast.Await)
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _may_hand_off(module: _Module, name: ast.Name, scope: ast.AST) -> bool:
+    """Whether this use of a temp's name is where a removal or hand-off could be."""
+    statement: Optional[ast.AST] = None
+    current: ast.AST = name
+    while current is not scope:
+        parent = module.parents.get(current)
+        if parent is scope:
+            break
+        if parent is None or isinstance(parent, _NESTED):
+            return True  # in a closure, which may remove it
+        if statement is None:
+            if isinstance(parent, _HANDING):
+                return True
+            if isinstance(parent, ast.stmt):
+                statement = parent
+                if isinstance(parent, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                    targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+                    if not all(_is_names(t) for t in targets):
+                        return True  # ``self.tmp = tmp``
+        current = parent
+    return False
+
+
+def _covered(module: _Module, statement: ast.stmt, temp: _Temp) -> bool:
+    """Whether the statements after the creation, in its block, reach one that removes,
+    stores or hands off the temp before any that may raise while it exists."""
+    block, index = module.siblings.get(statement, (None, 0))
+    if block is None:
+        return False
+    waiting = temp.factory == "mktemp"  # only a name: the first statement using it creates the file
+    for following in block[index + 1:]:
+        if following.lineno == statement.end_lineno:
+            return False  # ``p = mkdtemp(); f(p)``: one statement line to libcst
+        if _covers(module, following, temp):
+            return True
+        if waiting and isinstance(following, _SIMPLE):
+            waiting = not _mentions(following, temp.names)
+            continue
+        if not _cannot_raise(module, following):
+            return False
+    return False
+
+
+def _covers(module: _Module, statement: ast.stmt, temp: _Temp) -> bool:
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+        call = statement.value
+        if _holds_call(call):
+            return False  # a call in the arguments might be a move, done only once it returns
+        stores = isinstance(call.func, ast.Attribute) and call.func.attr in names.STORE_METHODS
+        if stores and any(_mentions(a, temp.names) for a in _arguments(call)):
+            return True
+        if temp.factory == "TemporaryDirectory" and any(isinstance(a, ast.Name) and a.id in temp.objects for a in _arguments(call)):
+            return True  # ``self.enterContext(d)``: given away, with its cleanup
+        return _removes(module, call, temp)
+    if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        # ``self.tmp = tmp``, ``paths[key] = tmp``: the object owns it now.
+        return not all(_is_names(t) for t in targets) and not _holds_call(statement.value) and _mentions(statement.value, temp.names)
+    if isinstance(statement, ast.Try) and statement.finalbody:
+        return _starts_removing(module, statement.finalbody, temp)
+    return False
+
+
+def _starts_removing(module: _Module, statements: List[ast.stmt], temp: _Temp) -> bool:
+    """Whether the first of ``statements`` that may raise removes the temp whatever
+    happens next: ``os.unlink(p)``; ``try: os.unlink(p)`` with any handlers;
+    ``if os.path.exists(p): os.unlink(p)`` (the analysis takes the test's other branch
+    as removed too)."""
+    first = next((s for s in statements if not _cannot_raise(module, s)), None)
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Call):
+        return not _holds_call(first.value) and _removes(module, first.value, temp)
+    if isinstance(first, ast.Try):
+        return _starts_removing(module, first.body, temp)
+    if isinstance(first, ast.If) and len(first.body) == 1 and not first.orelse:
+        test = first.test
+        return _mentions(test, temp.names) and _cannot_raise(module, ast.Expr(test)) and _starts_removing(module, first.body, temp)
+    return False
+
+
+def _removes(module: _Module, call: ast.Call, temp: _Temp) -> bool:
+    """``os.unlink(p)``, ``p.unlink()``, ``d.cleanup()``, or registering the removal:
+    ``self.addCleanup(os.unlink, p)``, ``atexit.register(shutil.rmtree, d)``."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        if func.attr == "cleanup" and temp.factory == "TemporaryDirectory" and func.value.id in temp.objects:
+            return True
+        if func.attr in _REMOVING_METHODS and func.value.id in temp.paths:
+            return True
+    first = call.args[0] if call.args else None
+    if module.qualified(func) in names.CLEANUP_FUNCTIONS and isinstance(first, ast.Name) and first.id in temp.paths:
+        return True
+    arguments = _arguments(call)
+    if temp.factory == "TemporaryDirectory" and any(
+        isinstance(a, ast.Attribute) and a.attr == "cleanup" and isinstance(a.value, ast.Name) and a.value.id in temp.objects
+        for a in arguments
+    ):
+        return True
+    return any(module.qualified(a) in names.CLEANUP_FUNCTIONS for a in arguments) and any(
+        isinstance(a, ast.Name) and a.id in temp.paths for a in arguments
+    )
+
+
+def _cannot_raise(module: _Module, statement: ast.stmt) -> bool:
+    """``pass``, ``os.close(fd)``, ``p = os.path.realpath(p)``, ``self.x = y``:
+    statements the lifetime analysis takes as not raising (no calls but to
+    ``NON_RAISING_CALLS``; no ``await``, ``yield`` or lambda)."""
+    if isinstance(statement, ast.Pass):
+        return True
+    if not isinstance(statement, (ast.Expr, ast.Assign)):
+        return False
+    nodes = list(ast.walk(statement))
+    return not any(isinstance(n, _RAISING) for n in nodes) and all(
+        module.qualified(n.func) in names.NON_RAISING_CALLS for n in nodes if isinstance(n, ast.Call)
+    )
+
+
+_RAISING = (ast.Await, ast.Yield, ast.YieldFrom, ast.Lambda, ast.NamedExpr)
+
+
+def _arguments(call: ast.Call) -> List[ast.expr]:
+    """Positional and keyword values, with tuples and lists opened (``args=(rmtree, d)``)."""
+    found: List[ast.expr] = []
+    for value in [*call.args, *(k.value for k in call.keywords)]:
+        found.extend(value.elts) if isinstance(value, (ast.Tuple, ast.List)) else found.append(value)
+    return found
+
+
+def _holds_call(node: ast.AST) -> bool:
+    return any(isinstance(n, (ast.Call, ast.Lambda, ast.Await, ast.Yield, ast.YieldFrom)) for n in ast.walk(node) if n is not node)
+
+
+def _mentions(node: ast.AST, held: Set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in held for n in ast.walk(node))
+
+
+def _is_names(target: ast.AST) -> bool:
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return all(_is_names(e) for e in target.elts)
+    return isinstance(target, (ast.Name, ast.Starred))
+
+
+def _terminal(node: ast.AST) -> Optional[str]:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
