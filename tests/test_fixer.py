@@ -224,6 +224,15 @@ def test_fixes_carry_their_textual_edits() -> None:
     assert finding.fix.edits == (Edit(Span(4, 5, 4, 14), "shutil.move"),)
 
 
+def test_edits_are_left_out_when_not_asked_for() -> None:
+    """Text output and flake8 never print edits, so they are not rendered for them."""
+    source = 'import os\n\ndef f(cache_dir):\n    os.rename("/tmp/x", os.path.join(cache_dir, "x"))\n'
+    (finding,) = lint_source(source.encode(), "mod.py", _config(), edits=False).findings
+    assert finding.fix is not None and finding.fix.replacements and finding.fix.edits == ()
+    fixed = fix_source(source.encode(), "mod.py", _config(), unsafe=True).fixed.decode()
+    assert "shutil.move(" in fixed  # the fixer, which needs them, still has them
+
+
 def _apply_edits(text: str, edits: Tuple[Edit, ...]) -> str:
     lines = text.splitlines(keepends=True)
 
@@ -245,7 +254,7 @@ def test_textual_edits_say_what_the_fix_does(path: Path) -> None:
     (before its imports), for every fixable fixture: multi-line ones, decorated ones,
     in classes, at the end of the file."""
     config = fixture_config(path)
-    result, module = _lint_bytes(path.read_bytes(), str(path), config, None, True, True)
+    result, module = _lint_bytes(path.read_bytes(), str(path), config, None, True, True, True)
     fixes = [f.fix for f in result.findings if f.fix is not None and f.fix.replacements]
     assert fixes and module is not None
     for fix in fixes:

@@ -89,6 +89,7 @@ def _read(path: str) -> bytes:
 
 def check(args: argparse.Namespace, stdin: TextIO, fixing: Optional[FixRun] = None) -> List[FileResult]:
     resolver = ConfigResolver(args.config, _overrides(args), isolated=args.isolated)
+    edits = args.format in ("json", "sarif")  # the formats that print a fix's edits
     paths = tuple(args.paths) or (STDIN,) if args.stdin_filename and not args.paths else tuple(args.paths) or (".",)
     results = []
     for candidate in discover(paths, resolver.for_path, force_exclude=args.force_exclude):
@@ -99,7 +100,7 @@ def check(args: argparse.Namespace, stdin: TextIO, fixing: Optional[FixRun] = No
             data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode()
             if name != STDIN and config.is_excluded(name) and args.force_exclude:
                 continue
-            results.append(fixing.process(data, name, config, from_stdin=True) if fixing else lint_source(data, name, config))
+            results.append(fixing.process(data, name, config, from_stdin=True) if fixing else lint_source(data, name, config, edits=edits))
             continue
         if candidate.problem is not None:
             results.append(FileResult(path, (analysis_error(path, f"cannot read: {candidate.problem}"),)))
@@ -110,7 +111,7 @@ def check(args: argparse.Namespace, stdin: TextIO, fixing: Optional[FixRun] = No
             results.append(FileResult(path, (analysis_error(path, f"cannot read: {error.strerror or error}"),)))
             continue
         config = resolver.for_path(path)
-        results.append(fixing.process(data, path, config) if fixing else lint_source(data, path, config))
+        results.append(fixing.process(data, path, config) if fixing else lint_source(data, path, config, edits=edits))
     return results
 
 

@@ -40,14 +40,17 @@ def lint_source(
     *,
     prescan: bool = True,
     noqa: bool = True,
+    edits: bool = True,
 ) -> FileResult:
     """Findings for one file's bytes, sorted and with suppressions applied.
 
     ``prescan=False`` skips the cheap scan, so tests can prove it never drops a finding.
     ``noqa=False`` keeps findings on ``# noqa`` lines, for front ends (flake8) that
     apply line suppressions themselves; ``# xdevlint: noqa`` still skips the file.
+    ``edits=False`` leaves fixes without their textual view (``Fix.edits``), which only
+    JSON and SARIF print and which costs a rendering of the code around each fix.
     """
-    return _lint_bytes(data, path, config, rules, prescan, noqa)[0]
+    return _lint_bytes(data, path, config, rules, prescan, noqa, edits)[0]
 
 
 def fix_source(
@@ -57,7 +60,7 @@ def fix_source(
 
     A file with nothing to fix costs one lint: the first pass is ``lint_source``'s.
     """
-    return fixer.fix(data, path, lambda source: _lint_bytes(source, path, config, rules, True, True), unsafe=unsafe)
+    return fixer.fix(data, path, lambda source: _lint_bytes(source, path, config, rules, True, True, True), unsafe=unsafe)
 
 
 def _lint_bytes(
@@ -67,13 +70,14 @@ def _lint_bytes(
     rules: Optional[Sequence[Type[Rule]]],
     prescan: bool,
     noqa: bool,
+    edits: bool,
 ) -> Tuple[FileResult, Optional[cst.Module]]:
     """The file's result, and its tree when it was analysed (the fixer rewrites it)."""
     try:
         text, _ = decode(data)
     except DecodeError as error:
         return FileResult(path, (analysis_error(path, error.reason, error.line, error.column),), data), None
-    findings, module = _lint(data, text, path, config, rules, prescan, noqa)
+    findings, module = _lint(data, text, path, config, rules, prescan, noqa, edits)
     return FileResult(path, findings, data), module
 
 
@@ -85,12 +89,13 @@ def lint_text(
     *,
     prescan: bool = True,
     noqa: bool = True,
+    edits: bool = True,
 ) -> FileResult:
     """``lint_source`` for source already decoded (flake8 hands its plugins text lines).
 
     Re-encoding would be wrong: the bytes' coding cookie may name another codec.
     """
-    return FileResult(path, _lint(text, text, path, config, rules, prescan, noqa)[0])
+    return FileResult(path, _lint(text, text, path, config, rules, prescan, noqa, edits)[0])
 
 
 def _lint(
@@ -101,6 +106,7 @@ def _lint(
     rules: Optional[Sequence[Type[Rule]]],
     prescan: bool,
     noqa: bool,
+    edits: bool,
 ) -> Tuple[Tuple[Finding, ...], Optional[cst.Module]]:
     if file_is_suppressed(text):
         return (), None
@@ -115,7 +121,7 @@ def _lint(
     refused = _python_refuses(scan)
     if refused is not None and refused[3]:
         return (analysis_error(path, *refused[:3]),), None
-    findings, module = _analyse(source, text, path, config, candidates, refused)
+    findings, module = _analyse(source, text, path, config, candidates, refused, edits)
     return tuple(sorted(unsuppressed(findings, split_lines(text)) if noqa else findings)), module
 
 
@@ -156,7 +162,8 @@ def _analyse(
     path: str,
     config: Config,
     rules: Sequence[Type[Rule]],
-    refused: Optional[Tuple[str, int, int, bool]] = None,
+    refused: Optional[Tuple[str, int, int, bool]],
+    edits: bool,
 ) -> Tuple[List[Finding], Optional[cst.Module]]:
     try:
         module = cst.parse_module(data)
@@ -185,7 +192,7 @@ def _analyse(
     positions = wrapper.resolve(PositionProvider)
     findings = []
     for report in reports:
-        fix = _with_edits(report.fix, positions, module, text)
+        fix = _with_edits(report.fix, positions, module, text) if edits else report.fix
         findings.append(Finding(path, _span(positions[report.node]), report.code, report.name, report.message, fix))
     return findings, module
 

@@ -108,7 +108,7 @@ class XdevlintChecker:
             raise ExecutionError(f"xdevlint: {error}") from None
 
     def run(self) -> Iterator[Result]:
-        result = lint_text("".join(self.lines), self.filename, self.config, registry.ALL_RULES, noqa=False)
+        result = lint_text("".join(self.lines), self.filename, self.config, registry.ALL_RULES, noqa=False, edits=False)
         for finding in result.findings:
             # flake8 columns are 0-based (it prints them +1); ours are 1-based.
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)
