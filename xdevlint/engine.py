@@ -18,6 +18,8 @@ from xdevlint import fixer, registry
 from xdevlint.analysis.provenance import ProvenanceProvider
 from xdevlint.config import Config
 from xdevlint.model import FileResult, Finding, Fix, Span
+from xdevlint.positions import positions_of
+from xdevlint.traversal import run_rules
 from xdevlint.rule import Rule, RuleContext
 from xdevlint.scan import Scan
 from xdevlint.source import DecodeError, decode
@@ -121,7 +123,7 @@ def _lint(
     refused = _python_refuses(scan)
     if refused is not None and refused[3]:
         return (analysis_error(path, *refused[:3]),), None
-    findings, module = _analyse(source, text, path, config, candidates, refused, edits)
+    findings, module = _analyse(source, text, scan.tree, path, config, candidates, refused, edits)
     return tuple(sorted(unsuppressed(findings, split_lines(text)) if noqa else findings)), module
 
 
@@ -159,6 +161,7 @@ def _python_refuses(scan: Scan) -> Optional[Tuple[str, int, int, bool]]:
 def _analyse(
     data: Union[bytes, str],
     text: str,
+    tree: Optional[ast.AST],
     path: str,
     config: Config,
     rules: Sequence[Type[Rule]],
@@ -179,7 +182,7 @@ def _analyse(
     visitors = [rule(context) for rule in rules]
     try:
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True, cache={ProvenanceProvider: config.locations})
-        wrapper.visit_batched(visitors)
+        run_rules(wrapper, visitors)
     except RecursionError:
         return [analysis_error(path, "too deeply nested to analyse (recursion limit reached)")], None
     except (KeyboardInterrupt, SystemExit):
@@ -189,7 +192,11 @@ def _analyse(
     reports = [report for visitor in visitors for report in visitor.reports]
     if not reports:
         return [], module
-    positions = wrapper.resolve(PositionProvider)
+    # Fix edits need the positions of nodes all over the file; the findings alone, only
+    # those of the reported nodes, which ``positions_of`` finds without rendering it all.
+    positions = None if edits else positions_of(module, [report.node for report in reports], tree, text)
+    if positions is None:
+        positions = wrapper.resolve(PositionProvider)
     findings = []
     for report in reports:
         fix = _with_edits(report.fix, positions, module, text) if edits else report.fix

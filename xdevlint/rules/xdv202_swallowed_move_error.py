@@ -7,7 +7,8 @@ from typing import Dict, List, Optional, Sequence, Set
 import libcst as cst
 
 from xdevlint.analysis import names
-from xdevlint.analysis.lifetime import calls_in, catch_class, children
+from xdevlint.analysis.lifetime import calls_in, catch_class
+from xdevlint.analysis.tree import children
 from xdevlint.analysis.locations import Locations
 from xdevlint.analysis.moves import move_of
 from xdevlint.rule import Rule, snippet
