@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import ast
 import json
 from dataclasses import replace
 from pathlib import Path
 
+import libcst as cst
+import pytest
+from libcst.metadata import MetadataWrapper, PositionProvider
+
 from xdevlint import cli
 from xdevlint.config import Config
 from xdevlint.engine import lint_source, lint_text
+from xdevlint.positions import positions_of
 
 CONFIG = replace(Config(), select=("XDV1",))
 
@@ -82,3 +88,58 @@ def test_files_come_once_each_in_the_order_given(tmp_path: Path, monkeypatch, ca
     # sub/c.py is reached twice but checked once; a directory's files come sorted
     assert [p for p, _, _ in keys] == ["sub/c.py"] * 3 + ["a.py"] * 3 + ["b.py"] * 3
     assert keys[3:] == sorted(keys[3:])
+
+
+POSITIONS_SOURCE = """\
+import os, tempfile  # a comment
+x = 1; y = 2
+
+
+@decorator(
+    "multi-line",
+)
+class Outer:
+    '''Doc.'''
+
+    # a comment before a method
+    @staticmethod
+    def first(cache_dir):
+        os.rename("/tmp/a", cache_dir + "/a")
+
+    class Inner:
+        def second(self, cache_dir): os.rename("/tmp/b", cache_dir + "/b")
+
+        def third(self, cache_dir):
+            s = '''
+a string over lines
+'''
+            if s:
+                os.rename(
+                    "/tmp/c",
+                    cache_dir + "/c",
+                )
+
+
+def top(cache_dir): os.rename("/tmp/d", cache_dir + "/d")
+os.rename("/tmp/e", CACHE_DIR + "/e")"""
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_positions_without_rendering_the_module_are_libcsts(newline: str) -> None:
+    """The findings' spans, found from the statement alone, equal those libcst's
+    PositionProvider gives for the whole module (which computing edits uses)."""
+    text = POSITIONS_SOURCE.replace("\n", newline)
+    module = cst.parse_module(text)
+    calls: list = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            calls.append(node)
+
+    module.visit(Calls())
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    found = positions_of(module, calls, ast.parse(text), text)
+    assert found is not None and len(calls) == 6
+    assert all(found[call] == expected[call] for call in calls)
+    quick = lint_source(text.encode(), "m.py", CONFIG, edits=False).findings
+    assert len(quick) == 5 and quick == lint_source(text.encode(), "m.py", CONFIG, edits=True).findings

@@ -14,9 +14,9 @@ from tests.fixture_cases import FIXTURES, case_files, expected_findings, selecti
 CASES = case_files()
 
 
-def _lint(path: Path, prescan: bool = True):
+def _lint(path: Path, prescan: bool = True, edits: bool = True):
     config = replace(Config(root=FIXTURES), select=selection_for(path))
-    return lint_source(path.read_bytes(), str(path), config, prescan=prescan)
+    return lint_source(path.read_bytes(), str(path), config, prescan=prescan, edits=edits)
 
 
 @pytest.mark.parametrize("path", CASES, ids=[str(p.relative_to(FIXTURES)) for p in CASES])
@@ -32,6 +32,14 @@ def test_prescan_never_drops_a_finding(path: Path) -> None:
     with_scan = _lint(path).findings
     without_scan = _lint(path, prescan=False).findings
     assert with_scan == without_scan
+
+
+@pytest.mark.parametrize("path", CASES, ids=[str(p.relative_to(FIXTURES)) for p in CASES])
+def test_findings_are_placed_alike_with_and_without_edits(path: Path) -> None:
+    """Without edits, spans come from the reported statements alone (positions_of);
+    with them, from libcst rendering the whole module."""
+    quick = [(f.span, f.code, f.message) for f in _lint(path, edits=False).findings]
+    assert quick == [(f.span, f.code, f.message) for f in _lint(path).findings]
 
 
 def test_fixture_balance() -> None:

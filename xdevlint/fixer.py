@@ -12,7 +12,6 @@ must never make a file worse.
 
 from __future__ import annotations
 
-import re
 import warnings
 from dataclasses import dataclass
 from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
@@ -24,15 +23,13 @@ from libcst.metadata import CodeRange
 
 from xdevlint import registry
 from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Import, Replacement, Span
+from xdevlint.source import lines_of
 
 #: Enough for every chain of overlapping fixes the rules make (two or three in
 #: practice); a bound, so that two fixes undoing each other cannot loop forever.
 MAX_PASSES = 10
 
 Analyse = Callable[[bytes], Tuple[FileResult, Optional[cst.Module]]]
-
-_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
-
 
 @dataclass(frozen=True)
 class FixResult:
@@ -161,7 +158,7 @@ def textual_edit(
     content = module.code_for_node(replacement.new)
     if "\n" not in content and "\r" not in content:
         return Edit(span, content)
-    statement, code, first, lines = _enclosing_statement(module, span, positions, _LINES.findall(text))
+    statement, code, first, lines = _enclosing_statement(module, span, positions, lines_of(text))
     start = _offset(lines, span.line, span.column, first)
     end = _offset(lines, span.end_line, span.end_column, first)
     fixed = module.code_for_node(statement.visit(_Replace([(replacement.node, replacement.new)])))
@@ -184,11 +181,11 @@ def _enclosing_statement(
         if decorators:
             first = positions[decorators[0]].start.line - len(decorators[0].leading_lines) - len(statement.leading_lines)
         code = module.code_for_node(statement)
-        if "".join(lines[first - 1 : first - 1 + len(_LINES.findall(code))]) == code:
+        if "".join(lines[first - 1 : first - 1 + len(lines_of(code))]) == code:
             return statement, code, first, lines
         break
     code = module.code
-    return module, code, 1, _LINES.findall(code)
+    return module, code, 1, lines_of(code)
 
 
 def _offset(lines: Sequence[str], line: int, column: int, first: int = 1) -> int:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import io
+import re
 import tokenize
 from dataclasses import dataclass
-from typing import Tuple
+from typing import List, Tuple
 
 
 @dataclass(frozen=True)
@@ -35,3 +36,12 @@ def decode(data: bytes) -> Tuple[str, str]:
     if text.startswith("\ufeff"):
         text = text[1:]
     return text, encoding
+
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def lines_of(code: str) -> List[str]:
+    """``code``'s lines with their endings, as libcst and CPython count lines (``\\n``,
+    ``\\r\\n`` or ``\\r``; not the form feeds and separators ``str.splitlines`` breaks at)."""
+    return _LINE.findall(code)
