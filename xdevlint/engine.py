@@ -92,12 +92,14 @@ def lint_text(
     prescan: bool = True,
     noqa: bool = True,
     edits: bool = True,
+    tree: Optional[ast.AST] = None,
 ) -> FileResult:
-    """``lint_source`` for source already decoded (flake8 hands its plugins text lines).
+    """``lint_source`` for source already decoded (flake8 hands its plugins text lines,
+    and the stdlib AST of them as ``tree``, which spares parsing them again).
 
     Re-encoding would be wrong: the bytes' coding cookie may name another codec.
     """
-    return FileResult(path, _lint(text, text, path, config, rules, prescan, noqa, edits)[0])
+    return FileResult(path, _lint(text, text, path, config, rules, prescan, noqa, edits, tree)[0])
 
 
 def _lint(
@@ -109,6 +111,7 @@ def _lint(
     prescan: bool,
     noqa: bool,
     edits: bool,
+    tree: Optional[ast.AST] = None,
 ) -> Tuple[Tuple[Finding, ...], Optional[cst.Module]]:
     if file_is_suppressed(text):
         return (), None
@@ -116,7 +119,7 @@ def _lint(
     ignored = file_ignored_codes(text)
     if ignored:  # ``# xdevlint: noqa: XDV101``: as a per-file-ignore, whatever the front end
         selected = tuple(rule for rule in selected if not rule.CODE.startswith(ignored))
-    scan = Scan(text)
+    scan = Scan(text, tree)
     candidates = [rule for rule in selected if not prescan or rule.may_apply(scan, config.locations)]
     if not candidates:
         return (), None

@@ -57,8 +57,9 @@ class XdevlintChecker:
 
     def __init__(self, tree: ast.AST, lines: Sequence[str], filename: str) -> None:
         # flake8 picks plugins by parameter name: ``tree`` makes this a once-per-file
-        # plugin. libcst cannot reuse the stdlib AST, so the engine reparses ``lines``.
-        del tree
+        # plugin. The cheap scan uses it instead of parsing again; libcst, which cannot
+        # use it, parses ``lines`` itself for the files the scan keeps.
+        self.tree = tree
         self.lines = lines
         self.filename = filename
         # Resolved here, not in ``run``: flake8 turns exceptions raised while making a
@@ -108,7 +109,9 @@ class XdevlintChecker:
             raise ExecutionError(f"xdevlint: {error}") from None
 
     def run(self) -> Iterator[Result]:
-        result = lint_text("".join(self.lines), self.filename, self.config, registry.ALL_RULES, noqa=False, edits=False)
+        result = lint_text(
+            "".join(self.lines), self.filename, self.config, registry.ALL_RULES, noqa=False, edits=False, tree=self.tree
+        )
         for finding in result.findings:
             # flake8 columns are 0-based (it prints them +1); ours are 1-based.
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)

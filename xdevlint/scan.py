@@ -26,11 +26,12 @@ _PATH_CLASS_NAMES = {q.rsplit(".", 1)[1] for q in names.PATH_CLASSES}
 class Scan:
     """One file's text with the facts rules ask about, each computed at most once."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, tree: Optional[ast.AST] = None) -> None:
+        """``tree``: the stdlib AST of ``text`` when the caller has it (flake8 does)."""
         self.text = text
         self._lowered: Optional[str] = None
-        self._tree: Optional[ast.AST] = None
-        self._parsed = False
+        self._tree: Optional[ast.AST] = tree
+        self._parsed = tree is not None
         self._answers: Dict[str, bool] = {}
 
     @property
