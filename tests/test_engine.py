@@ -143,3 +143,24 @@ def test_positions_without_rendering_the_module_are_libcsts(newline: str) -> Non
     assert all(found[call] == expected[call] for call in calls)
     quick = lint_source(text.encode(), "m.py", CONFIG, edits=False).findings
     assert len(quick) == 5 and quick == lint_source(text.encode(), "m.py", CONFIG, edits=True).findings
+
+
+def test_the_wrapper_resolves_as_libcst_does() -> None:
+    """``Wrapper`` skips libcst's empty batch traversals, nothing else: same metadata
+    for the providers the rules use, and batchable ones still work."""
+    from libcst.metadata import ParentNodeProvider
+
+    from xdevlint.analysis.lifetime import LifetimeProvider
+    from xdevlint.analysis.provenance import ProvenanceProvider
+    from xdevlint.metadata import Wrapper
+
+    module = cst.parse_module(SOURCE)
+    cache = {ProvenanceProvider: CONFIG.locations}
+    ours = Wrapper(module, cache)
+    theirs = MetadataWrapper(module, unsafe_skip_copy=True, cache=cache)
+    for provider in (ProvenanceProvider, LifetimeProvider, PositionProvider):
+        assert dict(ours.resolve(provider)).keys() == dict(theirs.resolve(provider)).keys()
+    assert dict(ours.resolve(PositionProvider)) == dict(theirs.resolve(PositionProvider))
+    assert ours.resolve(ProvenanceProvider) is ours.resolve_many([ProvenanceProvider])[ProvenanceProvider]
+    parents = ours.resolve(ParentNodeProvider)
+    assert parents[module.body[0]] is module

@@ -12,11 +12,12 @@ from dataclasses import replace
 from typing import List, Mapping, Optional, Sequence, Tuple, Type, Union
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange, PositionProvider
 
 from xdevlint import fixer, registry
 from xdevlint.analysis.provenance import ProvenanceProvider
 from xdevlint.config import Config
+from xdevlint.metadata import Wrapper
 from xdevlint.model import FileResult, Finding, Fix, Span
 from xdevlint.positions import positions_of
 from xdevlint.traversal import run_rules
@@ -184,7 +185,7 @@ def _analyse(
     context = RuleContext(path, config.locations, config.move_function, config.move_function_atomic)
     visitors = [rule(context) for rule in rules]
     try:
-        wrapper = MetadataWrapper(module, unsafe_skip_copy=True, cache={ProvenanceProvider: config.locations})
+        wrapper = Wrapper(module, {ProvenanceProvider: config.locations})
         run_rules(wrapper, visitors)
     except RecursionError:
         return [analysis_error(path, "too deeply nested to analyse (recursion limit reached)")], None

@@ -15,9 +15,10 @@ import ast
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
-from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata import CodePosition, CodeRange, PositionProvider
 
 from xdevlint.analysis.tree import children
+from xdevlint.metadata import Wrapper
 from xdevlint.source import lines_of
 
 #: Statements whose body is descended into: what they hold renders apart from siblings.
@@ -97,7 +98,7 @@ def _place(
     for outer in reversed(statements[:-1]):
         wrapped = outer.with_changes(body=outer.body.with_changes(body=[wrapped]))  # type: ignore[attr-defined]
     alone = module.with_changes(body=[wrapped], header=[], footer=[], has_trailing_newline=True)
-    local = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
+    local = Wrapper(alone, {}).resolve(PositionProvider)
     decorators = getattr(innermost, "decorators", ())
     start = local[decorators[0] if decorators else innermost].start.line
     ast_decorators = getattr(ast_node, "decorator_list", None)
