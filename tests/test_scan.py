@@ -9,7 +9,7 @@ import pytest
 
 from xdevlint.config import Config
 from xdevlint.engine import lint_source
-from xdevlint.scan import Scan, _call_shape, _text_may_guard_move, _text_may_move
+from xdevlint.scan import Scan, _call_shape, _text_may_guard_move, _text_may_hold_temp, _text_may_move
 
 CONFIG = replace(Config(), select=("ALL",))
 
@@ -151,3 +151,26 @@ def test_the_text_tiers_rule_out_calls_that_only_share_a_name(source: str) -> No
 )
 def test_call_shapes(arguments: str, shape: object) -> None:
     assert _call_shape(arguments, 0) == shape
+
+
+@pytest.mark.parametrize(
+    ("source", "may_hold"),
+    [
+        ("with tempfile.TemporaryDirectory() as d:\n    pass\n", False),
+        ("    with TemporaryDirectory() as d, open(x):\n", False),
+        ("from tempfile import NamedTemporaryFile, TemporaryDirectory\n", False),
+        ("from tempfile import (\n    mkdtemp,\n    TemporaryDirectory,\n)\n", False),
+        ("f = tempfile.NamedTemporaryFile(mode='w', suffix='.x')\n", False),
+        ("# notes on mkdtemp: see the docs\n", True),
+        ("f = tempfile.NamedTemporaryFile(delete=False)\n", True),
+        ("f = tempfile.NamedTemporaryFile(**options)\n", True),
+        ("d = tempfile.TemporaryDirectory()\n", True),
+        ("d = mkdtemp()\n", True),
+        ("from tempfile import mkdtemp as md\n", True),
+        ("import tempfile; make = tempfile.mkdtemp\n", True),
+        ("x = TemporaryDirectory\n", True),
+        ("with x, TemporaryDirectory() as d:\n", True),
+    ],
+)
+def test_the_temp_text_tier_rules_out_temps_nobody_holds(source: str, may_hold: bool) -> None:
+    assert _text_may_hold_temp(source) is may_hold

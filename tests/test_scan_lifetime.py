@@ -159,6 +159,16 @@ LEAKING = {
             os.system("cp x " + path)
             os.replace(path, "/srv/x")
     """,
+    "an alias of an alias of a factory": """
+        import os, tempfile
+        class Writer:
+            make = tempfile.mkstemp
+            def write(self, data, dst):
+                mk = self.make
+                fd, path = mk()
+                os.write(fd, data)
+                os.replace(path, dst)
+    """,
     "an unlink that is not os.unlink": """
         import tempfile
         from mylib import os

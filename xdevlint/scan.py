@@ -88,7 +88,7 @@ class Scan:
         over-approximation of the lifetime analysis: see ``scan_lifetime``)."""
         answer = self._answers.get("leak")
         if answer is None:
-            answer = temp_may_leak(self.tree)
+            answer = _text_may_hold_temp(self.text) and temp_may_leak(self.tree)
             self._answers["leak"] = answer
         return answer
 
@@ -494,3 +494,54 @@ def _has_guarded_move_call(tree: Optional[ast.AST]) -> bool:
                 if any(isinstance(a, ast.Starred) for a in call.args) or None in keywords:
                     return True
     return False
+
+
+_TEMP_FACTORY_WORD = _words(q.rsplit(".", 1)[1] for q in names.TEMP_FACTORIES)
+_IMPORT_LINE = re.compile(r"[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import\b")
+_IMPORT_BRACKET = re.compile(r"import\s*$")
+_ALIASED = re.compile(r"\s+as\b")
+_WITH = re.compile(r"(?:^|[\s;:])with\s*$")
+
+
+def _text_may_hold_temp(text: str) -> bool:
+    """False only when every factory in the text makes a temp nobody holds: an import
+    of the name (not ``as`` another), ``NamedTemporaryFile(...)`` without ``delete``,
+    ``with TemporaryDirectory() as d``. Anything else goes on to the AST pass."""
+    for match in _TEMP_FACTORY_WORD.finditer(text):
+        start, end, word = match.start(), match.end(), match.group()
+        if _is_identifier_character(text[start - 1:start]) or _is_identifier_character(text[end:end + 1]):
+            continue
+        call = _OPEN_CALL.match(text, end)
+        if call is None:
+            if _ALIASED.match(text, end) or not _in_import(text, start):
+                return True  # ``make = tempfile.mkdtemp``, ``import mkdtemp as md``: an alias
+            continue
+        if word == "NamedTemporaryFile":
+            shape = _call_shape(text, call.end())
+            if shape is None or shape[2] or "delete" in shape[1] or shape[0] > 7:
+                return True
+            continue  # deleted on close
+        if word == "TemporaryDirectory" and _WITH.search(text, max(0, start - 200), _chain_start(text, start)):
+            continue  # the context manager removes it
+        return True
+    return False
+
+
+def _in_import(text: str, start: int) -> bool:
+    """Whether the name at ``start`` is in an ``import`` statement (on its line, or in
+    the brackets of a ``from ... import (...)``)."""
+    line = text.rfind("\n", 0, start) + 1
+    if _IMPORT_LINE.match(text, line):
+        return not any(c in text[line:start] for c in "=;")  # ``import tempfile; mk = tempfile.mkdtemp``
+    bracket = text.rfind("(", 0, start)
+    if bracket < 0 or any(c in text[bracket:start] for c in ")=;"):
+        return False
+    return _IMPORT_BRACKET.search(text, max(0, bracket - 40), bracket) is not None
+
+
+def _chain_start(text: str, start: int) -> int:
+    """Where the dotted name ending in the word at ``start`` begins (``tempfile.`` in
+    ``tempfile.TemporaryDirectory``)."""
+    while start > 0 and (_is_identifier_character(text[start - 1]) or text[start - 1] == "."):
+        start -= 1
+    return start

@@ -20,7 +20,7 @@ is a factory only when this file makes an attribute of that name one.
 from __future__ import annotations
 
 import ast
-from typing import Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from xdevlint.analysis import names
 
@@ -31,44 +31,67 @@ _REMOVING_METHODS = frozenset({"unlink", "rmdir"})
 
 
 class _Module:
-    """What the checks need to know about the whole file, gathered in one walk."""
+    """What the checks need to know about the whole file: the nodes and their parents
+    from one walk; blocks, imports and bound names only when a temp needs them."""
 
     def __init__(self, tree: ast.AST) -> None:
-        self.nodes = list(ast.walk(tree))
+        self.nodes: List[ast.AST] = []
         self.parents: Dict[ast.AST, ast.AST] = {}
-        self.siblings: Dict[ast.AST, Tuple[List[ast.stmt], int]] = {}
-        imports: Dict[str, Set[str]] = {}
-        self.bound: Set[str] = set()  # names assigned, defined or taken as parameters
-        for node in self.nodes:
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            self.nodes.append(node)
             for child in ast.iter_child_nodes(node):
                 self.parents[child] = node
-            for field in ("body", "orelse", "finalbody"):
-                block = getattr(node, field, None)
-                if isinstance(block, list):
-                    for index, statement in enumerate(block):
-                        self.siblings[statement] = (block, index)
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    local = alias.asname or alias.name.split(".", 1)[0]
-                    imports.setdefault(local, set()).add(alias.name if alias.asname else local)
-            elif isinstance(node, ast.ImportFrom):
-                for alias in node.names:
-                    qualified = f"{node.module}.{alias.name}" if node.module and not node.level else ""
-                    imports.setdefault(alias.asname or alias.name, set()).add(qualified)
-            elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                self.bound.add(node.id)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                self.bound.add(node.name)
-            elif isinstance(node, ast.arg):
-                self.bound.add(node.arg)
-            elif isinstance(node, ast.ExceptHandler) and node.name:
-                self.bound.add(node.name)
-        self.imports = {local: next(iter(q)) for local, q in imports.items() if len(q) == 1 and "" not in q}
+                stack.append(child)
+        self._siblings: Optional[Dict[ast.AST, Tuple[List[ast.stmt], int]]] = None
+        self._imports: Optional[Dict[str, str]] = None
+        self.bound: Set[str] = set()  # names assigned, defined or taken as parameters
+
+    @property
+    def siblings(self) -> Dict[ast.AST, Tuple[List[ast.stmt], int]]:
+        """Each statement's block and its index there."""
+        if self._siblings is None:
+            self._siblings = {}
+            for node in self.nodes:
+                if isinstance(node, (ast.stmt, ast.Module, ast.ExceptHandler, ast.match_case)):
+                    for field in ("body", "orelse", "finalbody"):
+                        block = getattr(node, field, None)
+                        if isinstance(block, list):
+                            for index, statement in enumerate(block):
+                                self._siblings[statement] = (block, index)
+        return self._siblings
+
+    @property
+    def imports(self) -> Dict[str, str]:
+        """Local name -> what it imports, for names imported once and never bound otherwise."""
+        if self._imports is None:
+            imports: Dict[str, Set[str]] = {}
+            for node in self.nodes:
+                if isinstance(node, ast.Import):
+                    for alias in node.names:
+                        local = alias.asname or alias.name.split(".", 1)[0]
+                        imports.setdefault(local, set()).add(alias.name if alias.asname else local)
+                elif isinstance(node, ast.ImportFrom):
+                    for alias in node.names:
+                        qualified = f"{node.module}.{alias.name}" if node.module and not node.level else ""
+                        imports.setdefault(alias.asname or alias.name, set()).add(qualified)
+                elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                    self.bound.add(node.id)
+                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    self.bound.add(node.name)
+                elif isinstance(node, ast.arg):
+                    self.bound.add(node.arg)
+                elif isinstance(node, ast.ExceptHandler) and node.name:
+                    self.bound.add(node.name)
+            self._imports = {local: next(iter(q)) for local, q in imports.items() if len(q) == 1 and "" not in q}
+        return self._imports
 
     def qualified(self, node: ast.AST) -> Optional[str]:
         """``os.unlink`` for ``os.unlink`` after ``import os``; None when unsure."""
         if isinstance(node, ast.Name):
-            return None if node.id in self.bound else self.imports.get(node.id)
+            imports = self.imports  # fills ``bound`` as well
+            return None if node.id in self.bound else imports.get(node.id)
         if isinstance(node, ast.Attribute):
             base = self.qualified(node.value)
             return f"{base}.{node.attr}" if base else None
@@ -81,29 +104,41 @@ def temp_may_leak(tree: Optional[ast.AST]) -> bool:
     if tree is None:
         return True
     module = _Module(tree)
-    aliases: Set[str] = set()
-    for node in module.nodes:
-        if isinstance(node, ast.ImportFrom):
-            aliases.update(a.asname for a in node.names if a.name in _FACTORY_NAMES and a.asname)
-    # ``mk = tempfile.mkstemp``, ``self._mk = mk``: a factory named, not called.
-    assignments = [n for n in module.nodes if isinstance(n, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and n.value is not None]
-    for _ in range(2):
-        for node in assignments:
-            if _names_factory(node.value, _FACTORY_NAMES | aliases):  # type: ignore[arg-type]
-                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                    name = _terminal(target)
-                    if name is not None:
-                        aliases.add(name)
+    aliases = _aliases(module)
     for node in module.nodes:
         if isinstance(node, ast.Call) and _may_create(module, node.func, aliases) and _creation_may_leak(module, node):
             return True
     return False
 
 
-def _names_factory(value: ast.expr, factories: FrozenSet[str]) -> bool:
-    """Whether ``value`` mentions a factory other than as the function of a call."""
-    called = {id(n.func) for n in ast.walk(value) if isinstance(n, ast.Call)}
-    return any(_terminal(n) in factories and id(n) not in called for n in ast.walk(value))
+def _aliases(module: _Module) -> Set[str]:
+    """Other names for a factory: ``from tempfile import mkdtemp as md``, and targets
+    of assignments that name one other than by calling it (``mk = tempfile.mkstemp``,
+    ``self._mk = mk``, ``make = staticmethod(mkdtemp)``), two assignments deep."""
+    aliases: Set[str] = set()
+    named: List[ast.AST] = []
+    for node in module.nodes:
+        if isinstance(node, ast.ImportFrom):
+            aliases.update(a.asname for a in node.names if a.name in _FACTORY_NAMES and a.asname)
+        elif isinstance(node, (ast.Name, ast.Attribute)):
+            named.append(node)
+    for _ in range(2):
+        known = _FACTORY_NAMES | aliases
+        for node in named:
+            if _terminal(node) not in known:
+                continue
+            parent = module.parents.get(node)
+            if isinstance(parent, ast.Call) and parent.func is node:
+                continue  # a call: a creation, not an alias
+            child = node
+            while parent is not None and not isinstance(parent, (ast.stmt, ast.NamedExpr)):
+                child, parent = parent, module.parents.get(parent)
+            if isinstance(parent, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and parent.value is child:
+                for target in parent.targets if isinstance(parent, ast.Assign) else [parent.target]:
+                    name = _terminal(target)
+                    if name is not None:
+                        aliases.add(name)
+    return aliases
 
 
 def _may_create(module: _Module, func: ast.expr, aliases: Set[str]) -> bool:
