@@ -13,7 +13,8 @@ filtering here as well would break unused-noqa checkers and flake8's own options
   decide. (flake8's ``--isolated`` is consumed before plugins see their options, so it
   covers flake8's own files only; ``--xdevlint-config`` pins xdevlint's.)
 * flake8 runs every plugin on every file whatever ``--select`` says, so the engine's
-  cheap scan must (and does) rule out most files before libcst sees them.
+  cheap scan must (and does) rule out most files before libcst sees them. Its AST tier
+  uses the ``tree`` flake8 parsed rather than parsing the file again.
 * flake8 reads the file (coding cookie, BOM, universal newlines) and hands over text
   lines; they are linted as text, so a cookie naming another codec cannot mislead.
 * ``XDV000`` (a file xdevlint could not check) is reported as any other code. flake8
