@@ -198,9 +198,8 @@ def _analyse(
         return [], module
     # Fix edits need the positions of nodes all over the file; the findings alone, only
     # those of the reported nodes, which ``positions_of`` finds without rendering it all.
-    positions = None if edits else positions_of(module, [report.node for report in reports], tree, text)
-    if positions is None:
-        positions = wrapper.resolve(PositionProvider)
+    placed = None if edits else positions_of(module, [report.node for report in reports], tree, text)
+    positions: Mapping[cst.CSTNode, CodeRange] = wrapper.resolve(PositionProvider) if placed is None else placed
     findings = []
     for report in reports:
         fix = _with_edits(report.fix, positions, module, text) if edits else report.fix

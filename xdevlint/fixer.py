@@ -161,7 +161,9 @@ def textual_edit(
     statement, code, first, lines = _enclosing_statement(module, span, positions, lines_of(text))
     start = _offset(lines, span.line, span.column, first)
     end = _offset(lines, span.end_line, span.end_column, first)
-    fixed = module.code_for_node(statement.visit(_Replace([(replacement.node, replacement.new)])))
+    updated = statement.visit(_Replace([(replacement.node, replacement.new)]))
+    assert isinstance(updated, cst.CSTNode)  # _Replace swaps nodes, never removes them
+    fixed = module.code_for_node(updated)
     return Edit(span, fixed[start : len(fixed) - (len(code) - end)])
 
 

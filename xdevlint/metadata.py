@@ -26,10 +26,10 @@ class Wrapper(MetadataWrapper):
         self._cache_for: Dict[Provider, object] = dict(cache)
         self._computed: Dict[Provider, Mapping[cst.CSTNode, object]] = {}
 
-    def resolve(self, provider: Provider) -> Mapping[cst.CSTNode, Any]:  # type: ignore[override]
+    def resolve(self, provider: Provider) -> Mapping[cst.CSTNode, Any]:
         return self.resolve_many([provider])[provider]
 
-    def resolve_many(self, providers: Collection[Provider]) -> Mapping[Provider, Mapping[cst.CSTNode, object]]:  # type: ignore[override]
+    def resolve_many(self, providers: Collection[Provider]) -> Mapping[Provider, Mapping[cst.CSTNode, object]]:
         order = _dependency_order(providers)
         if any(issubclass(p, BatchableMetadataProvider) for p in order if p not in self._computed):
             self._computed.update(super().resolve_many(order))  # libcst batches those
@@ -47,7 +47,7 @@ def _dependency_order(providers: Collection[Provider]) -> List[Provider]:
     def add(provider: Provider) -> None:
         if provider not in order:
             for dependency in provider.METADATA_DEPENDENCIES:
-                add(dependency)  # type: ignore[arg-type]
+                add(dependency)
             order.append(provider)
 
     for provider in providers:

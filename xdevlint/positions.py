@@ -12,7 +12,7 @@ line the statement starts, and the rendering is checked against the source there
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, PositionProvider
@@ -56,7 +56,7 @@ def positions_of(
     return found
 
 
-def _chains(module: cst.Module, wanted: set) -> Optional[Dict[int, Chain]]:
+def _chains(module: cst.Module, wanted: Set[int]) -> Optional[Dict[int, Chain]]:
     """For each wanted node (by id), the chain of body indices to the innermost
     statement holding it that is not a class or function (or is a one-line one)."""
     found: Dict[int, Chain] = {}
@@ -77,7 +77,7 @@ def _chains(module: cst.Module, wanted: set) -> Optional[Dict[int, Chain]]:
 
 def _place(
     module: cst.Module, tree: ast.Module, chain: Chain, source: List[str]
-) -> Optional[Tuple[Dict[cst.CSTNode, CodeRange], int]]:
+) -> Optional[Tuple[Mapping[cst.CSTNode, CodeRange], int]]:
     """The innermost statement of ``chain`` rendered inside its headers only: its
     positions there, and the lines to add to get the file's."""
     statements: List[cst.BaseStatement] = []

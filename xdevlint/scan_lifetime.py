@@ -20,7 +20,7 @@ is a factory only when this file makes an attribute of that name one.
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from xdevlint.analysis import names
 
@@ -197,7 +197,7 @@ def _deletes_never(call: ast.Call) -> bool:
     return any(isinstance(v, ast.Constant) and v.value is False for v in values)
 
 
-def _handle(targets: List[ast.expr], factory: str, indexed: bool) -> Optional[str]:
+def _handle(targets: Sequence[ast.expr], factory: str, indexed: bool) -> Optional[str]:
     """The one name the temp's path (or object) is bound to, as the lifetime analysis
     reads the target; None when it holds none (``fd, self.path = mkstemp()``)."""
     if len(targets) != 1:
