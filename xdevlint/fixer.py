@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, ImportItem
-from libcst.metadata import CodeRange
+from libcst.metadata import CodePosition, PositionProvider
 
 from xdevlint import registry
 from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Import, Replacement, Span
+from xdevlint.metadata import Wrapper
+from xdevlint.positions import statement_alone
 from xdevlint.source import lines_of
 
 #: Enough for every chain of overlapping fixes the rules make (two or three in
@@ -144,56 +146,29 @@ def apply(module: cst.Module, fixes: Sequence[Fix]) -> bytes:
     return updated.bytes
 
 
-def textual_edit(
-    module: cst.Module, replacement: Replacement, span: Span, positions: Mapping[cst.CSTNode, CodeRange], text: str
-) -> Edit:
+def textual_edit(module: cst.Module, replacement: Replacement, span: Span) -> Edit:
     """The text ``replacement`` puts over ``span``, as it appears in the fixed file.
 
     ``code_for_node`` renders a detached node without its block's indentation, which
-    is exact for one line only. A multi-line replacement is rendered in place, within
-    the top-level statement that holds it: that statement starts a line at column 0,
-    so rendering it alone is exact and costs a fraction of rendering the module.
-    ``text`` is the module's code (what it was parsed from), ``positions`` its spans.
+    is exact for one line only. A multi-line replacement is rendered in place, in the
+    statement that holds it rendered alone inside its headers (``statement_alone``):
+    exact, and a fraction of rendering the module.
     """
     content = module.code_for_node(replacement.new)
     if "\n" not in content and "\r" not in content:
         return Edit(span, content)
-    statement, code, first, lines = _enclosing_statement(module, span, positions, lines_of(text))
-    start = _offset(lines, span.line, span.column, first)
-    end = _offset(lines, span.end_line, span.end_column, first)
-    updated = statement.visit(_Replace([(replacement.node, replacement.new)]))
-    assert isinstance(updated, cst.CSTNode)  # _Replace swaps nodes, never removes them
-    fixed = module.code_for_node(updated)
-    return Edit(span, fixed[start : len(fixed) - (len(code) - end)])
+    isolated = statement_alone(module, replacement.node)
+    around, positions = isolated if isolated is not None else (module, Wrapper(module, {}).resolve(PositionProvider))
+    where, code = positions[replacement.node], around.code
+    lines = lines_of(code)
+    start, end = _offset(lines, where.start), _offset(lines, where.end)
+    updated = around.visit(_Replace([(replacement.node, replacement.new)]))
+    return Edit(span, updated.code[start : len(updated.code) - (len(code) - end)])
 
 
-def _enclosing_statement(
-    module: cst.Module, span: Span, positions: Mapping[cst.CSTNode, CodeRange], lines: Sequence[str]
-) -> Tuple[cst.CSTNode, str, int, Sequence[str]]:
-    """The top-level statement holding ``span``, its code, the line its code starts on
-    (its leading comments and decorators included) and the lines to count offsets in;
-    the whole module when no one statement holds the span or ``lines`` are not its
-    code."""
-    for statement in module.body:
-        where = positions[statement]
-        if not where.start.line <= span.line <= span.end_line <= where.end.line:
-            continue
-        first = where.start.line - len(statement.leading_lines)
-        decorators = getattr(statement, "decorators", ())
-        if decorators:
-            first = positions[decorators[0]].start.line - len(decorators[0].leading_lines) - len(statement.leading_lines)
-        code = module.code_for_node(statement)
-        if "".join(lines[first - 1 : first - 1 + len(lines_of(code))]) == code:
-            return statement, code, first, lines
-        break
-    code = module.code
-    return module, code, 1, lines_of(code)
-
-
-def _offset(lines: Sequence[str], line: int, column: int, first: int = 1) -> int:
-    """The index of a 1-based line and column (lines as libcst counts them) in the code
-    that starts at line ``first``."""
-    return sum(len(text) for text in lines[first - 1 : line - 1]) + column - 1
+def _offset(lines: Sequence[str], where: CodePosition) -> int:
+    """The index in the code made of ``lines`` of a libcst position (1-based line, 0-based column)."""
+    return sum(len(text) for text in lines[: where.line - 1]) + where.column
 
 
 def add_imports(module: cst.Module, imports: Sequence[Import]) -> cst.Module:

@@ -65,10 +65,10 @@ def _chains(module: cst.Module, wanted: Set[int]) -> Optional[Dict[int, Chain]]:
         node, chain = stack.pop()
         if id(node) in wanted:
             found[id(node)] = chain
-        if isinstance(node, _CONTAINERS) and isinstance(node.body, cst.IndentedBlock):
-            for index, statement in enumerate(node.body.body):
-                stack.append((statement, chain + (index,)))
-            kids = [c for c in children(node) if c is not node.body]
+        inner = _body(node) if isinstance(node, cst.BaseStatement) else ()
+        if inner:
+            stack.extend((statement, chain + (index,)) for index, statement in enumerate(inner))
+            kids = [c for c in children(node) if c is not node.body]  # type: ignore[attr-defined]
         else:
             kids = children(node)
         stack.extend((child, chain) for child in kids)
@@ -80,25 +80,19 @@ def _place(
 ) -> Optional[Tuple[Mapping[cst.CSTNode, CodeRange], int]]:
     """The innermost statement of ``chain`` rendered inside its headers only: its
     positions there, and the lines to add to get the file's."""
-    statements: List[cst.BaseStatement] = []
+    statements = _statements(module, chain)
     ast_node: ast.AST = tree
     body: Sequence[cst.BaseStatement] = module.body
-    for index in chain:
-        statement = body[index]
+    for index, statement in zip(chain, statements):
+        # A statement line of n small statements is n AST statements.
         position = sum(len(s.body) if isinstance(s, cst.SimpleStatementLine) else 1 for s in body[:index])
         ast_body = getattr(ast_node, "body", None)
         if not isinstance(ast_body, list) or position >= len(ast_body):
             return None
         ast_node = ast_body[position]
-        statements.append(statement)
-        if isinstance(statement, _CONTAINERS) and isinstance(statement.body, cst.IndentedBlock):
-            body = statement.body.body
+        body = _body(statement)
     innermost = statements[-1]
-    wrapped: cst.BaseStatement = innermost
-    for outer in reversed(statements[:-1]):
-        wrapped = outer.with_changes(body=outer.body.with_changes(body=[wrapped]))  # type: ignore[attr-defined]
-    alone = module.with_changes(body=[wrapped], header=[], footer=[], has_trailing_newline=True)
-    local = Wrapper(alone, {}).resolve(PositionProvider)
+    alone, local = _alone(module, statements)
     decorators = getattr(innermost, "decorators", ())
     start = local[decorators[0] if decorators else innermost].start.line
     ast_decorators = getattr(ast_node, "decorator_list", None)
@@ -111,3 +105,38 @@ def _place(
         if rendered[line - 1].rstrip("\r\n") != source[line + shift - 1].rstrip("\r\n"):
             return None  # the AST and libcst disagree on where it is: let libcst say
     return local, shift
+
+
+def statement_alone(module: cst.Module, node: cst.CSTNode) -> Optional[Tuple[cst.Module, Mapping[cst.CSTNode, CodeRange]]]:
+    """The innermost statement holding ``node``, rendered inside its ``class``/``def``
+    headers only, and the positions in that rendering (``node`` renders there as in
+    the file). None when no statement holds ``node``."""
+    chains = _chains(module, {id(node)})
+    return None if chains is None else _alone(module, _statements(module, chains[id(node)]))
+
+
+def _statements(module: cst.Module, chain: Chain) -> List[cst.BaseStatement]:
+    """The statements ``chain`` goes through, from the module's down."""
+    statements: List[cst.BaseStatement] = []
+    body: Sequence[cst.BaseStatement] = module.body
+    for index in chain:
+        statements.append(body[index])
+        body = _body(body[index])
+    return statements
+
+
+def _body(statement: cst.BaseStatement) -> Sequence[cst.BaseStatement]:
+    """The statements a chain can go on into: a class's or function's indented body."""
+    if isinstance(statement, _CONTAINERS) and isinstance(statement.body, cst.IndentedBlock):
+        return statement.body.body
+    return ()
+
+
+def _alone(module: cst.Module, statements: Sequence[cst.BaseStatement]) -> Tuple[cst.Module, Mapping[cst.CSTNode, CodeRange]]:
+    """The last of ``statements`` inside the headers of the others, as a module of its
+    own, and its positions."""
+    wrapped: cst.BaseStatement = statements[-1]
+    for outer in reversed(statements[:-1]):
+        wrapped = outer.with_changes(body=outer.body.with_changes(body=[wrapped]))  # type: ignore[attr-defined]
+    alone = module.with_changes(body=[wrapped], header=[], footer=[], has_trailing_newline=True)
+    return alone, Wrapper(alone, {}).resolve(PositionProvider)
