@@ -12,11 +12,11 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Pattern, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Match, Optional, Pattern, Set, Tuple
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import Locations
-from xdevlint.scan_lifetime import temp_may_leak
+from xdevlint.scan_lifetime import FACTORY_NAMES, temp_may_leak
 
 _MOVE_ATTRIBUTES = frozenset(names.MOVE_METHODS) | {q.rsplit(".", 1)[1] for q in names.MOVE_FUNCTIONS}
 _MOVE_MODULES = {q.rsplit(".", 1)[0] for q in names.MOVE_FUNCTIONS}
@@ -139,7 +139,7 @@ def _text_may_call(text: str, words: Pattern[str], modules: FrozenSet[str], impo
     aliases: Optional[Set[str]] = None
     for match in words.finditer(text):
         start, word = match.start(), match.group()
-        if _is_identifier_character(text[start - 1:start]) or _is_identifier_character(text[match.end():match.end() + 1]):
+        if not _is_whole_word(text, match):
             continue  # ``copyright``, ``unlink``: part of another word
         if text[start - 1:start] != ".":
             if word not in answers:
@@ -179,10 +179,7 @@ def _module_aliases(text: str, modules: FrozenSet[str]) -> Set[str]:
             continue  # ``class C``: not the keyword
         while end > 0 and text[end - 1] in " \t\r\n\f\\":
             end -= 1
-        start = end
-        while start > 0 and (_is_identifier_character(text[start - 1]) or text[start - 1] == "."):
-            start -= 1
-        dotted = text[start:end]
+        dotted = text[_chain_start(text, end):end]
         if dotted in modules or dotted.split(".", 1)[0] in modules:
             found.add(match.group(1))
     for match in _ASSIGNED_NAME.finditer(text):
@@ -196,6 +193,11 @@ def _module_aliases(text: str, modules: FrozenSet[str]) -> Set[str]:
 
 def _is_identifier_character(char: str) -> bool:
     return char.isalnum() or char == "_"
+
+
+def _is_whole_word(text: str, match: Match[str]) -> bool:
+    start, end = match.span()
+    return not _is_identifier_character(text[start - 1:start]) and not _is_identifier_character(text[end:end + 1])
 
 
 def _receiver(text: str, dot: int) -> str:
@@ -496,7 +498,7 @@ def _has_guarded_move_call(tree: Optional[ast.AST]) -> bool:
     return False
 
 
-_TEMP_FACTORY_WORD = _words(q.rsplit(".", 1)[1] for q in names.TEMP_FACTORIES)
+_TEMP_FACTORY_WORD = _words(FACTORY_NAMES)
 _IMPORT_LINE = re.compile(r"[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import\b")
 _IMPORT_BRACKET = re.compile(r"import\s*$")
 _ALIASED = re.compile(r"\s+as\b")
@@ -509,7 +511,7 @@ def _text_may_hold_temp(text: str) -> bool:
     ``with TemporaryDirectory() as d``. Anything else goes on to the AST pass."""
     for match in _TEMP_FACTORY_WORD.finditer(text):
         start, end, word = match.start(), match.end(), match.group()
-        if _is_identifier_character(text[start - 1:start]) or _is_identifier_character(text[end:end + 1]):
+        if not _is_whole_word(text, match):
             continue
         call = _OPEN_CALL.match(text, end)
         if call is None:
@@ -540,8 +542,8 @@ def _in_import(text: str, start: int) -> bool:
 
 
 def _chain_start(text: str, start: int) -> int:
-    """Where the dotted name ending in the word at ``start`` begins (``tempfile.`` in
-    ``tempfile.TemporaryDirectory``)."""
+    """Where the dotted name ending at ``start`` begins (``tempfile.`` of
+    ``tempfile.TemporaryDirectory``, ``os.path`` before `` as p``)."""
     while start > 0 and (_is_identifier_character(text[start - 1]) or text[start - 1] == "."):
         start -= 1
     return start

@@ -24,7 +24,8 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from xdevlint.analysis import names
 
-_FACTORY_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.TEMP_FACTORIES)
+#: The factories' own names (``tempfile.mkdtemp`` -> ``mkdtemp``).
+FACTORY_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.TEMP_FACTORIES)
 #: The statements a ``mktemp`` name may wait in before a use creates its file.
 _SIMPLE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Pass)
 _REMOVING_METHODS = frozenset({"unlink", "rmdir"})
@@ -119,11 +120,11 @@ def _aliases(module: _Module) -> Set[str]:
     named: List[ast.AST] = []
     for node in module.nodes:
         if isinstance(node, ast.ImportFrom):
-            aliases.update(a.asname for a in node.names if a.name in _FACTORY_NAMES and a.asname)
+            aliases.update(a.asname for a in node.names if a.name in FACTORY_NAMES and a.asname)
         elif isinstance(node, (ast.Name, ast.Attribute)):
             named.append(node)
     for _ in range(2):
-        known = _FACTORY_NAMES | aliases
+        known = FACTORY_NAMES | aliases
         for node in named:
             if _terminal(node) not in known:
                 continue
@@ -148,7 +149,7 @@ def _may_create(module: _Module, func: ast.expr, aliases: Set[str]) -> bool:
     name = _terminal(func)
     if name in aliases:
         return True
-    if name not in _FACTORY_NAMES:
+    if name not in FACTORY_NAMES:
         return False
     if isinstance(func, ast.Attribute):
         receiver = func.value
@@ -179,7 +180,7 @@ def _creation_may_leak(module: _Module, call: ast.Call) -> bool:
     targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
     if not any(isinstance(t, (ast.Name, ast.Tuple, ast.List)) for t in targets):
         return False
-    if factory not in _FACTORY_NAMES:
+    if factory not in FACTORY_NAMES:
         return True  # an alias of a factory: what it makes is not known here
     handle = _handle(targets, factory, indexed)
     if handle is None:
@@ -231,9 +232,9 @@ class _Temp:
 
     def __init__(self, factory: str, handle: str, scope: ast.AST) -> None:
         self.factory = factory
-        self.is_object = factory in ("NamedTemporaryFile", "TemporaryDirectory")
-        self.paths: Set[str] = set() if self.is_object else {handle}
-        self.objects: Set[str] = {handle} if self.is_object else set()
+        is_object = factory in ("NamedTemporaryFile", "TemporaryDirectory")
+        self.paths: Set[str] = set() if is_object else {handle}
+        self.objects: Set[str] = {handle} if is_object else set()
         self.scope = scope
         # ``name = f.name``, ``p = tmp``: more names for the same path (two rounds).
         plain = [n for n in ast.walk(scope) if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)]
