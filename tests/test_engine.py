@@ -164,3 +164,12 @@ def test_the_wrapper_resolves_as_libcst_does() -> None:
     assert ours.resolve(ProvenanceProvider) is ours.resolve_many([ProvenanceProvider])[ProvenanceProvider]
     parents = ours.resolve(ParentNodeProvider)
     assert parents[module.body[0]] is module
+
+
+def test_positions_of_a_function_under_an_if() -> None:
+    """A ``def`` inside an ``if`` is not entered (only bodies of the chain's own
+    statements are), so the ``if`` is rendered whole."""
+    text = "import os, sys\nif sys.platform:\n    def f(cache_dir):\n        os.rename('/tmp/a', cache_dir + '/a')\n"
+    quick = lint_source(text.encode(), "m.py", CONFIG, edits=False).findings
+    assert [f.span.line for f in quick] == [4]
+    assert quick == lint_source(text.encode(), "m.py", CONFIG, edits=True).findings

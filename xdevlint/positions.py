@@ -60,18 +60,19 @@ def _chains(module: cst.Module, wanted: Set[int]) -> Optional[Dict[int, Chain]]:
     """For each wanted node (by id), the chain of body indices to the innermost
     statement holding it that is not a class or function (or is a one-line one)."""
     found: Dict[int, Chain] = {}
-    stack: List[Tuple[cst.CSTNode, Chain]] = [(statement, (index,)) for index, statement in enumerate(module.body)]
+    # (node, its chain, whether it is the chain's last statement: only those are entered)
+    stack: List[Tuple[cst.CSTNode, Chain, bool]] = [(s, (index,), True) for index, s in enumerate(module.body)]
     while stack and len(found) < len(wanted):
-        node, chain = stack.pop()
+        node, chain, last = stack.pop()
         if id(node) in wanted:
             found[id(node)] = chain
-        inner = _body(node) if isinstance(node, cst.BaseStatement) else ()
+        inner = _body(node) if last and isinstance(node, cst.BaseStatement) else ()
         if inner:
-            stack.extend((statement, chain + (index,)) for index, statement in enumerate(inner))
+            stack.extend((statement, chain + (index,), True) for index, statement in enumerate(inner))
             kids = [c for c in children(node) if c is not node.body]  # type: ignore[attr-defined]
         else:
             kids = children(node)
-        stack.extend((child, chain) for child in kids)
+        stack.extend((child, chain, False) for child in kids)
     return found if len(found) == len(wanted) else None
 
 
