@@ -131,7 +131,9 @@ NOT_MOVES = {
 def test_the_text_tiers_rule_out_calls_that_only_share_a_name(source: str) -> None:
     assert not _text_may_move(source)
     assert not _text_may_guard_move(source)
-    assert Scan(source)._tree is None  # decided without parsing
+    scan = Scan(source)
+    assert not scan.has_move_call() and not scan.has_guarded_move_call()
+    assert scan._tree is None  # decided without parsing
 
 
 @pytest.mark.parametrize(
