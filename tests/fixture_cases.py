@@ -14,7 +14,7 @@ from typing import List, Optional, Set, Tuple
 
 from xdevlint.config import Config
 
-from xdevlint.suppress import split_lines
+from xdevlint.stages.suppress import split_lines
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 _MARKER = re.compile(r"#\s*expect:\s*(?P<codes>XDV\d{3}(?:@\d+)?(?:\s*,\s*XDV\d{3}(?:@\d+)?)*)\s*$")

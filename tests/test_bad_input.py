@@ -19,7 +19,7 @@ import pytest
 
 from tests.conftest import FIXTURES
 from tests.process import findings, run
-from xdevlint import cli
+from xdevlint.frontends import cli
 from xdevlint.config import Config
 from xdevlint.engine import lint_source
 from xdevlint.rules.xdv101_cross_mount_rename import CrossMountRename

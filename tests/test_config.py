@@ -14,7 +14,7 @@ from typing import List, Sequence, Set, Tuple
 import pytest
 
 from tests.process import run
-from xdevlint import cli
+from xdevlint.frontends import cli
 
 # XDV101 on line 6 (temp -> cache), XDV102 on line 7 (temp -> unknown).
 BOTH_SOURCE = """\

@@ -11,10 +11,10 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from xdevlint import cli
+from xdevlint.frontends import cli
 from xdevlint.config import Config
 from xdevlint.engine import lint_source, lint_text
-from xdevlint.positions import positions_of
+from xdevlint.stages.positions import positions_of
 
 CONFIG = replace(Config(), select=("XDV1",))
 
@@ -152,7 +152,7 @@ def test_the_wrapper_resolves_as_libcst_does() -> None:
 
     from xdevlint.analysis.lifetime import LifetimeProvider
     from xdevlint.analysis.provenance import ProvenanceProvider
-    from xdevlint.metadata import Wrapper
+    from xdevlint.stages.metadata import Wrapper
 
     module = cst.parse_module(SOURCE)
     cache = {ProvenanceProvider: CONFIG.locations}

@@ -16,8 +16,8 @@ from typing import List, Optional, Tuple
 import libcst as cst
 import pytest
 
-from xdevlint import fixer
-from xdevlint.cli import main
+from xdevlint.fixes import apply as fixer
+from xdevlint.frontends.cli import main
 from xdevlint.config import Config
 from xdevlint.engine import _lint_bytes, fix_source, lint_source
 from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Replacement, Span

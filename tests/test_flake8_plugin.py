@@ -16,8 +16,8 @@ import pytest
 
 import xdevlint.engine
 from xdevlint import __version__
-from xdevlint.cli import main
-from xdevlint.flake8_plugin import XdevlintChecker
+from xdevlint.frontends.cli import main
+from xdevlint.frontends.flake8_plugin import XdevlintChecker
 from tests.fixture_cases import FIXTURES, case_files, selection_for
 
 CASES = case_files()

@@ -14,10 +14,10 @@ from typing import Any, Dict, List, Sequence
 import pytest
 
 from xdevlint import __version__, registry
-from xdevlint.cli import main
+from xdevlint.frontends.cli import main
 from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Span
-from xdevlint.report import github, sarif
-from xdevlint.rule import DOC_SECTIONS
+from xdevlint.frontends.report import github, sarif
+from xdevlint.rules.rule import DOC_SECTIONS
 from tests.fixture_cases import FIXTURES
 
 BAD = textwrap.dedent(
@@ -301,7 +301,7 @@ def test_statistics(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_statistics_marks_safe_fixes() -> None:
-    from xdevlint.report import statistics
+    from xdevlint.frontends.report import statistics
 
     safe = Fix(Applicability.SAFE, "safe")
     unsafe = Fix(Applicability.UNSAFE, "unsafe")

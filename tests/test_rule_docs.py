@@ -13,7 +13,7 @@ import pytest
 from xdevlint import registry
 from xdevlint.config import Config
 from xdevlint.engine import lint_source
-from xdevlint.rule import DOC_SECTIONS, code_blocks
+from xdevlint.rules.rule import DOC_SECTIONS, code_blocks
 
 RULES = registry.ALL_RULES
 IDS = [rule.CODE for rule in RULES]

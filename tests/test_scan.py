@@ -9,7 +9,7 @@ import pytest
 
 from xdevlint.config import Config
 from xdevlint.engine import lint_source
-from xdevlint.scan import Scan, _call_shape, _text_may_guard_move, _text_may_hold_temp, _text_may_move
+from xdevlint.stages.scan import Scan, _call_shape, _text_may_guard_move, _text_may_hold_temp, _text_may_move
 
 CONFIG = replace(Config(), select=("ALL",))
 

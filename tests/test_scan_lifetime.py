@@ -11,7 +11,7 @@ import pytest
 
 from xdevlint.config import Config
 from xdevlint.engine import lint_source
-from xdevlint.scan_lifetime import temp_may_leak
+from xdevlint.stages.scan_lifetime import temp_may_leak
 
 CONFIG = replace(Config(), select=("XDV201",))
 

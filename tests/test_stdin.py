@@ -10,7 +10,7 @@ from typing import List, Sequence, Tuple
 
 import pytest
 
-from xdevlint.cli import main
+from xdevlint.frontends.cli import main
 
 BAD = textwrap.dedent(
     """\

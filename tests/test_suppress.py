@@ -10,7 +10,7 @@ import pytest
 
 from xdevlint.config import Config
 from xdevlint.engine import lint_source
-from xdevlint.suppress import file_ignored_codes, file_is_suppressed, line_codes
+from xdevlint.stages.suppress import file_ignored_codes, file_is_suppressed, line_codes
 
 # Line 6 is an XDV101 (temp -> cache), line 7 an XDV102 (temp -> unknown).
 SOURCE = """\

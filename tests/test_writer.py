@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from xdevlint import writer
-from xdevlint.writer import WriteError, write_fixed
+from xdevlint.fixes import writer
+from xdevlint.fixes.writer import WriteError, write_fixed
 
 
 def _leftovers(directory: Path) -> list:

@@ -9,10 +9,10 @@ import pytest
 from xdevlint import registry
 from xdevlint.config import Config
 from xdevlint.engine import lint_source
-from xdevlint.rule import code_blocks
+from xdevlint.rules.rule import code_blocks
 from xdevlint.rules.xdv201_temp_not_cleaned_on_error import TempNotCleanedOnError
 from xdevlint.rules.xdv202_swallowed_move_error import SwallowedMoveError
-from xdevlint.scan import Scan
+from xdevlint.stages.scan import Scan
 
 RULES = (TempNotCleanedOnError, SwallowedMoveError)
 

@@ -1,5 +1,5 @@
 """``python -m xdevlint``."""
 
-from xdevlint.cli import run
+from xdevlint.frontends.cli import run
 
 run()

@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
 
 from xdevlint import registry
 from xdevlint.analysis.locations import DEFAULT_LOCATIONS, Location, Locations
-from xdevlint.rule import Rule
+from xdevlint.rules.rule import Rule
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -14,25 +14,17 @@ from typing import List, Mapping, Optional, Sequence, Tuple, Type, Union
 import libcst as cst
 from libcst.metadata import CodeRange, PositionProvider
 
-from xdevlint import fixer, registry
 from xdevlint.analysis.provenance import ProvenanceProvider
 from xdevlint.config import Config
-from xdevlint.metadata import Wrapper
-from xdevlint.model import FileResult, Finding, Fix, Span
-from xdevlint.positions import positions_of
-from xdevlint.traversal import run_rules
-from xdevlint.rule import Rule, RuleContext
-from xdevlint.scan import Scan
-from xdevlint.source import DecodeError, decode
-from xdevlint.suppress import file_ignored_codes, file_is_suppressed, split_lines, unsuppressed
-
-
-def analysis_error(path: str, reason: str, line: int = 1, column: int = 1) -> Finding:
-    """The XDV000 finding for a file that could not be checked."""
-    return Finding(
-        path, Span(line, column, line, column), registry.ANALYSIS_ERROR_CODE,
-        registry.ANALYSIS_ERROR_NAME, reason,
-    )
+from xdevlint.stages.metadata import Wrapper
+from xdevlint.fixes import apply as fixer
+from xdevlint.model import FileResult, Finding, Fix, Span, analysis_error
+from xdevlint.stages.positions import positions_of
+from xdevlint.stages.traversal import run_rules
+from xdevlint.rules.rule import Rule, RuleContext
+from xdevlint.stages.scan import Scan
+from xdevlint.stages.source import DecodeError, decode
+from xdevlint.stages.suppress import file_ignored_codes, file_is_suppressed, split_lines, unsuppressed
 
 
 def lint_source(

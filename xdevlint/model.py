@@ -81,6 +81,17 @@ class Finding:
         return self.span.column
 
 
+#: Reported for files that could not be read, decoded, parsed or analysed; never
+#: selected away, since a file we could not check must not pass silently.
+ANALYSIS_ERROR_CODE = "XDV000"
+ANALYSIS_ERROR_NAME = "analysis-error"
+
+
+def analysis_error(path: str, reason: str, line: int = 1, column: int = 1) -> Finding:
+    """The XDV000 finding for a file that could not be checked (or fixed)."""
+    return Finding(path, Span(line, column, line, column), ANALYSIS_ERROR_CODE, ANALYSIS_ERROR_NAME, reason)
+
+
 @dataclass(frozen=True)
 class FileResult:
     """What linting one file produced; ``source`` is kept for excerpts and fixing.

@@ -4,18 +4,14 @@ from __future__ import annotations
 
 from typing import Iterable, Optional, Sequence, Tuple, Type
 
-from xdevlint.rule import Rule
+from xdevlint.model import ANALYSIS_ERROR_CODE, ANALYSIS_ERROR_NAME
+from xdevlint.rules.rule import Rule
 from xdevlint.rules.xdv101_cross_mount_rename import CrossMountRename
 from xdevlint.rules.xdv102_temp_rename_elsewhere import TempRenameElsewhere
 from xdevlint.rules.xdv201_temp_not_cleaned_on_error import TempNotCleanedOnError
 from xdevlint.rules.xdv202_swallowed_move_error import SwallowedMoveError
 
 ALL_RULES: Tuple[Type[Rule], ...] = (CrossMountRename, TempRenameElsewhere, TempNotCleanedOnError, SwallowedMoveError)
-
-#: Reported for files that could not be read, decoded, parsed or analysed; never
-#: selected away, since a file we could not check must not pass silently.
-ANALYSIS_ERROR_CODE = "XDV000"
-ANALYSIS_ERROR_NAME = "analysis-error"
 
 PREFIX = "XDV"
 

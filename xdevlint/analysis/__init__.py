@@ -1,1 +1,1 @@
-"""Facts about a file that several rules share, computed once per file."""
+"""The knowledge below the rules: names, locations, values, provenance and lifetimes; it imports only the model."""

@@ -400,10 +400,13 @@ class Analysis:
     def _registers_cleanup(self, call: cst.Call, temp: Temp) -> bool:
         """``atexit.register(shutil.rmtree, d)``, ``self.addCleanup(os.unlink, p)``,
         ``stack.callback(d.cleanup)``, ``weakref.finalize(obj, lambda: rmtree(d))``."""
-        arguments = []
+        arguments: List[cst.BaseExpression] = []
         for arg in call.args:  # ``Finalize(None, _remove, args=(rmtree, d))`` too
-            value = arg.value
-            arguments.extend(e.value for e in value.elements) if isinstance(value, (cst.Tuple, cst.List)) else arguments.append(value)
+            given = arg.value
+            if isinstance(given, (cst.Tuple, cst.List)):
+                arguments.extend(e.value for e in given.elements)
+            else:
+                arguments.append(given)
         if not arguments:
             return False
         remover = False
@@ -451,9 +454,10 @@ class Analysis:
         """"any" unless ``call`` can only be same-module functions whose bodies call
         nothing that raises (a thin logging wrapper); None then."""
         definitions = self.value_of(call.func).defs
-        if not definitions or not all(isinstance(d, cst.FunctionDef) for d in definitions):
+        functions = [d for d in definitions if isinstance(d, cst.FunctionDef)]
+        if not definitions or len(functions) != len(definitions):
             return "any"
-        for definition in definitions:
+        for definition in functions:
             if definition not in self._raises:
                 self._raises[definition] = "any"  # recursion: assume the worst meanwhile
                 self._raises[definition] = _Flow(self, definition, []).raise_class(definition.body)
@@ -504,8 +508,10 @@ class Analysis:
                 continue
             temps = self.temps_of(scope)
             if temps:
-                body = scope.body if isinstance(scope, cst.FunctionDef) else scope
-                found.extend(_Flow(self, scope, temps).run(body))
+                if isinstance(scope, cst.FunctionDef):
+                    found.extend(_Flow(self, scope, temps).run(scope.body))
+                elif isinstance(scope, cst.Module):
+                    found.extend(_Flow(self, scope, temps).run(scope))
         return found
 
 
@@ -594,7 +600,7 @@ class _Flow:
     def suite(self, suite: cst.BaseSuite, state: State) -> Outcome:
         if isinstance(suite, cst.IndentedBlock):
             return self.block(suite.body, state)
-        return self.smalls(suite.body, state)  # type: ignore[attr-defined]
+        return self.smalls(suite.body, state)
 
     def smalls(self, statements: Sequence[Node], state: State) -> Outcome:
         return self.block(statements, state)
@@ -690,7 +696,7 @@ class _Flow:
         """
         result: State = {}
         for index, statuses in state.items():
-            converted = set()
+            converted: Set[Status] = set()
             for status in statuses:
                 if status == LIVE:
                     converted.add(("raised", origin, None, cls))
@@ -968,7 +974,7 @@ class _Flow:
         if not isinstance(block, cst.IndentedBlock) or not isinstance(temp.statement, cst.SimpleStatementLine):
             return None
         statements = list(block.body)
-        first = statements.index(temp.statement) + 1  # type: ignore[arg-type]
+        first = statements.index(temp.statement) + 1
         last = -1
         for leak in leaks:
             position = a.order.get(leak.origin, 0)

@@ -1,4 +1,4 @@
-"""Fix builders: the CST rewrites rules offer with their findings.
+"""Fixes: the builders rules call, applying them to a tree, and writing files; they import stages, analysis and model.
 
 Rules only observe; when one reports, it asks a builder here for the fix (or None,
 when a precondition fails and the code must be left alone). Builders see the module

@@ -314,7 +314,7 @@ class _AtSource:
         region = self.region
         if not isinstance(name, cst.Name) or name not in region:
             return None
-        assignments = [a for a in self.scope.assignments[name.value] if a.scope is self.scope]
+        assignments = [a for a in self.scope.assignments[name.value] if isinstance(a, Assignment) and a.scope is self.scope]
         if not assignments or any(a.node not in region for a in assignments):
             return None
         before = [a for a in assignments if region.start[a.node] < region.start[name]]
@@ -473,7 +473,7 @@ class _AtSource:
     def _early_name(self, name: cst.Name, first: int, last: int, depth: int) -> Optional[cst.BaseExpression]:
         if name.value in ("None", "True", "False"):
             return name
-        local = [a for a in self.scope.assignments[name.value] if a.scope is self.scope]
+        local = [a for a in self.scope.assignments[name.value] if isinstance(a, Assignment) and a.scope is self.scope]
         if not local:
             return name  # a global, a name of an enclosing function, or a builtin
         inside = []

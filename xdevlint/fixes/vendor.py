@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from xdevlint import __version__, safemove
-from xdevlint.writer import write_atomic
+from xdevlint.fixes.writer import write_atomic
 
 DEFAULT_NAME = "_safemove.py"
 MARKER = "# Vendored from xdevlint.safemove by `xdevlint --vendor-safemove`"

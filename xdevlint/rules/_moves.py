@@ -9,8 +9,8 @@ import libcst as cst
 from xdevlint.analysis.locations import Locations
 from xdevlint.analysis.moves import Move, move_of
 from xdevlint.fixes.moves import MoveFixes
-from xdevlint.rule import Rule
-from xdevlint.scan import Scan
+from xdevlint.rules.rule import Rule
+from xdevlint.stages.scan import Scan
 
 
 class MoveRule(Rule):

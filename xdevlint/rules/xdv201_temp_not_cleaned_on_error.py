@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -10,8 +10,8 @@ from xdevlint.analysis.lifetime import DIRECTORY, DIRECTORY_OBJECT, FILE_OBJECT,
 from xdevlint.analysis.locations import Locations
 from xdevlint.analysis.provenance import ProvenanceProvider
 from xdevlint.model import Applicability, Fix, Import, Replacement
-from xdevlint.rule import Rule, snippet
-from xdevlint.scan import Scan
+from xdevlint.rules.rule import Rule, snippet
+from xdevlint.stages.scan import Scan
 
 #: Words of which a file must contain one to create a temp (lower case): every
 #: factory's own name, which ``from tempfile import mkstemp as mk`` still spells.
@@ -197,22 +197,24 @@ class TempNotCleanedOnError(Rule):
                 (handler, _), = fixes
                 replacements.append(Replacement(handler, _prepend(handler, cleanup)))
                 continue
-            guard, block = where
+            node, block = where
             handlers = {h for h, _ in fixes}
-            new_try = guard.with_changes(
-                handlers=[_prepend(h, cleanup) if h in handlers else h for h in guard.handlers],
+            new_try = node.with_changes(
+                handlers=[_prepend(h, cleanup) if h in handlers else h for h in node.handlers],
                 leading_lines=(),
             )
-            initial = self.statement(f"{temp.handle} = None").with_changes(leading_lines=guard.leading_lines)
+            initial = self.statement(f"{temp.handle} = None").with_changes(leading_lines=node.leading_lines)
             body: List[cst.BaseStatement] = []
             for statement in block.body:
-                body.extend((initial, new_try) if statement is guard else (statement,))
+                body.extend((initial, new_try) if statement is node else (statement,))
             replacements.append(Replacement(block, block.with_changes(body=body)))
         return replacements, imports
 
-    def statement(self, code: str) -> cst.BaseStatement:
+    def statement(self, code: str) -> cst.SimpleStatementLine:
         assert self.module is not None
-        return cst.parse_statement(code + self.module.default_newline, config=self.module.config_for_parsing)
+        parsed = cst.parse_statement(code + self.module.default_newline, config=self.module.config_for_parsing)
+        assert isinstance(parsed, cst.SimpleStatementLine)
+        return parsed
 
     def cleanup(self, temp: Temp, guard: bool) -> Tuple[cst.BaseStatement, Tuple[Import, ...]]:
         assert self.module is not None
@@ -236,7 +238,7 @@ class TempNotCleanedOnError(Rule):
     def wrapped(self, block: cst.IndentedBlock, first: int, last: int, cleanup: cst.BaseStatement) -> cst.IndentedBlock:
         statements = list(block.body)
         inner = statements[first:last + 1]
-        leading = inner[0].leading_lines
+        leading: Sequence[cst.EmptyLine] = getattr(inner[0], "leading_lines")  # every statement class has them
         inner[0] = inner[0].with_changes(leading_lines=())
         handler = cst.ExceptHandler(
             type=cst.Name("BaseException"),
@@ -250,5 +252,6 @@ def _prepend(handler: cst.ExceptHandler, statement: cst.BaseStatement) -> cst.Ex
     body = handler.body
     if isinstance(body, cst.IndentedBlock):
         return handler.with_changes(body=body.with_changes(body=[statement, *body.body]))
-    line = cst.SimpleStatementLine(body=list(body.body))  # ``except OSError: pass`` on one line
+    assert isinstance(body, cst.SimpleStatementSuite)  # ``except OSError: pass`` on one line
+    line = cst.SimpleStatementLine(body=list(body.body))
     return handler.with_changes(body=cst.IndentedBlock(body=[statement, line], header=body.trailing_whitespace))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Set
+from typing import Dict, Iterator, List, Optional, Sequence, Set, Union
 
 import libcst as cst
 
@@ -11,8 +11,10 @@ from xdevlint.analysis.lifetime import calls_in, catch_class
 from xdevlint.analysis.tree import children
 from xdevlint.analysis.locations import Locations
 from xdevlint.analysis.moves import move_of
-from xdevlint.rule import Rule, snippet
-from xdevlint.scan import Scan
+from xdevlint.rules.rule import Rule, snippet
+from xdevlint.stages.scan import Scan
+
+Handler = Union[cst.ExceptHandler, cst.ExceptStarHandler]
 
 #: Methods that only report: logging's, ``warnings.warn``'s and a stream's ``write``.
 _REPORTING_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log", "write", "print_exc"})
@@ -129,8 +131,8 @@ class SwallowedMoveError(Rule):
     def visit_TryStar(self, node: cst.TryStar) -> None:
         self.check(node)
 
-    def check(self, node: cst.BaseCompoundStatement) -> None:
-        moves = [call for call in calls_in(node.body) if self.move_source(call) is not None]  # type: ignore[attr-defined]
+    def check(self, node: Union[cst.Try, cst.TryStar]) -> None:
+        moves = [call for call in calls_in(node.body) if self.move_source(call) is not None]
         if not moves:
             return
         sources: Set[str] = set()
@@ -141,7 +143,7 @@ class SwallowedMoveError(Rule):
         finalbody = getattr(node, "finalbody", None)
         if finalbody is not None and self.removes(_body(finalbody.body), sources):
             return
-        for handler in node.handlers:  # type: ignore[attr-defined]
+        for handler in node.handlers:
             if catch_class(handler, self.value_of) == "enoent":
                 continue
             if catch_class(handler, self.value_of) == "some" and not self.catches_os_subclass(handler):
@@ -153,7 +155,7 @@ class SwallowedMoveError(Rule):
                 continue  # it falls through to code that goes on with the source: a fallback
             self.report(handler, self.MESSAGE.format(clause=self.code(handler), function=self.code(moves[0].func)))
 
-    def catches_os_subclass(self, handler: cst.ExceptHandler) -> bool:
+    def catches_os_subclass(self, handler: Handler) -> bool:
         expression = handler.type
         if expression is None:
             return True
@@ -178,14 +180,14 @@ class SwallowedMoveError(Rule):
 
     # -- does the clause deal with the failure?
 
-    def handles(self, statements: Sequence[cst.CSTNode], sources: Set[str], handler: cst.ExceptHandler) -> bool:
+    def handles(self, statements: Sequence[cst.CSTNode], sources: Set[str], handler: Handler) -> bool:
         """Whether every way through ``statements`` deals with the failure."""
         for statement in statements:
             if self.deals(statement, sources, handler):
                 return True
         return False
 
-    def deals(self, node: cst.CSTNode, sources: Set[str], handler: cst.ExceptHandler) -> bool:
+    def deals(self, node: cst.CSTNode, sources: Set[str], handler: Handler) -> bool:
         if isinstance(node, cst.SimpleStatementLine):
             return self.handles(node.body, sources, handler)
         if isinstance(node, cst.Raise):
@@ -214,13 +216,17 @@ class SwallowedMoveError(Rule):
             return any(self.call_deals(call, sources, handler) for call in calls_in(node))
         return False
 
-    def call_deals(self, call: cst.Call, sources: Set[str], handler: cst.ExceptHandler) -> bool:
+    def call_deals(self, call: cst.Call, sources: Set[str], handler: Handler) -> bool:
         callees = self.value_of(call.func).callees
         method = call.func.attr.value if isinstance(call.func, cst.Attribute) else None
         if self.move_source(call) is not None:
             return True  # a fallback copy or move
         if callees & names.CLEANUP_FUNCTIONS or method in ("unlink", "rmdir"):
-            target = call.func.value if method in ("unlink", "rmdir") and not callees & names.CLEANUP_FUNCTIONS else (call.args[0].value if call.args else None)  # type: ignore[union-attr]
+            target: Optional[cst.BaseExpression] = None
+            if isinstance(call.func, cst.Attribute) and method in ("unlink", "rmdir") and not callees & names.CLEANUP_FUNCTIONS:
+                target = call.func.value
+            elif call.args:
+                target = call.args[0].value
             if target is not None and any(isinstance(n, cst.Name) and n.value in sources for n in _names(target)):
                 return True  # removes what it was moving
         if callees & _ENDING_FUNCTIONS or method in _ENDING_METHODS:
@@ -235,17 +241,18 @@ class SwallowedMoveError(Rule):
     def used_after(self, node: cst.CSTNode, sources: Set[str]) -> bool:
         """Whether code after the ``try`` (in the enclosing blocks) reads the source."""
         function = self.functions[-1]
-        root = function.body if function is not None else self.module
+        root: Optional[cst.CSTNode] = function.body if function is not None else self.module
+        assert root is not None
         found = False
         for block in _blocks_holding(root, node):
-            statements = list(block.body)
+            statements = list(_body(block))
             index = next(i for i, s in enumerate(statements) if s is node or _contains(s, node))
             for statement in statements[index + 1:]:
                 if any(isinstance(n, cst.Name) and n.value in sources for n in _names(statement)):
                     found = True
         return found
 
-    def mentions_exception(self, node: cst.CSTNode, handler: cst.ExceptHandler) -> bool:
+    def mentions_exception(self, node: cst.CSTNode, handler: Handler) -> bool:
         if handler.name is None or not isinstance(handler.name.name, cst.Name):
             return False
         name = handler.name.name.value
@@ -275,8 +282,8 @@ class SwallowedMoveError(Rule):
                 method = call.func.attr.value if isinstance(call.func, cst.Attribute) else None
                 if callees & names.CLEANUP_FUNCTIONS and call.args:
                     target: cst.CSTNode = call.args[0].value
-                elif method in ("unlink", "rmdir"):
-                    target = call.func.value  # type: ignore[union-attr]
+                elif isinstance(call.func, cst.Attribute) and method in ("unlink", "rmdir"):
+                    target = call.func.value
                 else:
                     continue
                 if any(isinstance(n, cst.Name) and n.value in sources for n in _names(target)):
@@ -313,11 +320,13 @@ def _blocks_holding(root: cst.CSTNode, node: cst.CSTNode) -> List[cst.CSTNode]:
     return found
 
 
-def _body(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
-    return suite.body  # type: ignore[return-value]
+def _body(suite: cst.CSTNode) -> Sequence[cst.CSTNode]:
+    """The statements of a suite or module (``body`` is typed per node class)."""
+    body: Sequence[cst.CSTNode] = getattr(suite, "body")
+    return body
 
 
-def _names(node: cst.CSTNode):  # type: ignore[no-untyped-def]
+def _names(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     stack = [node]
     while stack:
         current = stack.pop()

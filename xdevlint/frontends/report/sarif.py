@@ -24,10 +24,10 @@ from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple, Type
 from urllib.parse import quote
 
 from xdevlint import __version__, registry
-from xdevlint.model import FileResult, Finding, Fix, Span
-from xdevlint.rule import DOC_SECTIONS, Rule
-from xdevlint.source import DecodeError, decode
-from xdevlint.suppress import split_lines
+from xdevlint.model import ANALYSIS_ERROR_CODE, ANALYSIS_ERROR_NAME, FileResult, Finding, Fix, Span
+from xdevlint.rules.rule import DOC_SECTIONS, Rule
+from xdevlint.stages.source import DecodeError, decode
+from xdevlint.stages.suppress import split_lines
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 VERSION = "2.1.0"
@@ -76,7 +76,7 @@ def _descriptor(code: str, name: str, sections: Dict[str, str]) -> Dict[str, Any
 
 def rule_descriptors() -> List[Dict[str, Any]]:
     rules: Sequence[Type[Rule]] = registry.ALL_RULES
-    descriptors = [_descriptor(registry.ANALYSIS_ERROR_CODE, registry.ANALYSIS_ERROR_NAME, _ANALYSIS_ERROR_DOC)]
+    descriptors = [_descriptor(ANALYSIS_ERROR_CODE, ANALYSIS_ERROR_NAME, _ANALYSIS_ERROR_DOC)]
     descriptors += [_descriptor(rule.CODE, rule.NAME, rule.documentation()) for rule in rules]
     return descriptors
 

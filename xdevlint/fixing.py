@@ -15,11 +15,11 @@ from typing import List, Optional, TextIO
 
 from xdevlint import registry
 from xdevlint.config import Config
-from xdevlint.engine import analysis_error, fix_source
-from xdevlint.fixer import FixResult
-from xdevlint.model import FileResult
-from xdevlint.source import DecodeError, decode
-from xdevlint.writer import WriteError, write_fixed
+from xdevlint.engine import fix_source
+from xdevlint.fixes.apply import FixResult
+from xdevlint.model import FileResult, analysis_error
+from xdevlint.stages.source import DecodeError, decode
+from xdevlint.fixes.writer import WriteError, write_fixed
 
 
 # Lines as Python counts them (``str.splitlines`` would also break at form feeds).

@@ -21,11 +21,10 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, ImportItem
 from libcst.metadata import CodePosition, PositionProvider
 
-from xdevlint import registry
-from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Import, Replacement, Span
-from xdevlint.metadata import Wrapper
-from xdevlint.positions import statement_alone
-from xdevlint.source import lines_of
+from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Import, Replacement, Span, analysis_error
+from xdevlint.stages.metadata import Wrapper
+from xdevlint.stages.positions import statement_alone
+from xdevlint.stages.source import lines_of
 
 #: Enough for every chain of overlapping fixes the rules make (two or three in
 #: practice); a bound, so that two fixes undoing each other cannot loop forever.
@@ -211,9 +210,6 @@ def _rolled_back(path: str, data: bytes, first: FileResult, culprit: Finding, pr
         f"fixing {culprit.code} at {span.line}:{span.column} made code that {problem}; "
         "the file was left unchanged (please report this)"
     )
-    error = Finding(
-        path, Span(span.line, span.column, span.line, span.column), registry.ANALYSIS_ERROR_CODE,
-        registry.ANALYSIS_ERROR_NAME, message,
-    )
+    error = analysis_error(path, message, span.line, span.column)
     remaining = FileResult(path, tuple(sorted((*first.findings, error))), data)
     return FixResult(path, data, data, (), remaining, first, message)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Sequence, TextIO
 
 from xdevlint.model import FileResult, Finding
-from xdevlint.report import text
+from xdevlint.frontends.report import text
 
 
 def escape_data(value: str) -> str:

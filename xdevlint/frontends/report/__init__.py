@@ -1,4 +1,4 @@
-"""Reporters: every output format takes the same results."""
+"""Reporters: every output format takes the same results; as front ends, they may import the engine and below."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ Reporter = Callable[[Sequence[FileResult], TextIO], None]
 
 
 def reporters() -> Dict[str, Reporter]:
-    from xdevlint.report import github, json, sarif, text
+    from xdevlint.frontends.report import github, json, sarif, text
 
     return {"text": text.report, "json": json.report, "sarif": sarif.report, "github": github.report}
 
@@ -23,7 +23,7 @@ def statistics_reporter(format: str) -> Reporter:
     GitHub annotations stay in front of the table: they are what the step exists for.
     (``sarif`` is refused by the CLI: a log format cannot be swapped for a table.)
     """
-    from xdevlint.report import github, statistics
+    from xdevlint.frontends.report import github, statistics
 
     if format == "json":
         return statistics.report_json

@@ -7,14 +7,15 @@ import io
 import re
 import tokenize
 from dataclasses import dataclass
-from typing import ClassVar, Dict, List, Optional, Tuple
+from typing import ClassVar, Collection, Dict, List, Optional, Tuple
 
 import libcst as cst
+from libcst.metadata import ProviderT
 from xdevlint.analysis.locations import Locations
 from xdevlint.analysis.provenance import ProvenanceProvider
 from xdevlint.analysis.values import EMPTY, Value
 from xdevlint.model import Fix
-from xdevlint.scan import Scan
+from xdevlint.stages.scan import Scan
 
 #: The sections of a rule's docstring, in order (ruff's layout).
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Options")
@@ -56,7 +57,7 @@ class Rule(cst.BatchableCSTVisitor):
     MESSAGE: ClassVar[str]
     FIX_TITLE: ClassVar[Optional[str]] = None
 
-    METADATA_DEPENDENCIES = (ProvenanceProvider,)
+    METADATA_DEPENDENCIES: ClassVar[Collection[ProviderT]] = (ProvenanceProvider,)
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__()

@@ -18,8 +18,8 @@ import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, PositionProvider
 
 from xdevlint.analysis.tree import children
-from xdevlint.metadata import Wrapper
-from xdevlint.source import lines_of
+from xdevlint.stages.metadata import Wrapper
+from xdevlint.stages.source import lines_of
 
 #: Statements whose body is descended into: what they hold renders apart from siblings.
 _CONTAINERS = (cst.ClassDef, cst.FunctionDef)

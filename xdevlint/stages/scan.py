@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 import warnings
-from typing import Callable, Dict, FrozenSet, Iterable, List, Match, Optional, Pattern, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Match, Optional, Pattern, Set, Tuple, cast
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import Locations
-from xdevlint.scan_lifetime import FACTORY_NAMES, temp_may_leak
+from xdevlint.stages.scan_lifetime import FACTORY_NAMES, temp_may_leak
 
 _MOVE_ATTRIBUTES = frozenset(names.MOVE_METHODS) | {q.rsplit(".", 1)[1] for q in names.MOVE_FUNCTIONS}
 _MOVE_MODULES = {q.rsplit(".", 1)[0] for q in names.MOVE_FUNCTIONS}
@@ -432,6 +433,10 @@ def _names_imported_from_move_modules(text: str) -> Set[str]:
     return found
 
 
+#: ``try`` statements, ``try/except*`` included where the interpreter has it (3.11+).
+_TRY_NODES: Tuple[type, ...] = (ast.Try, ast.TryStar) if sys.version_info >= (3, 11) else (ast.Try,)
+
+
 def _has_guarded_move_call(tree: Optional[ast.AST]) -> bool:
     if tree is None:
         return True
@@ -468,7 +473,10 @@ def _has_guarded_move_call(tree: Optional[ast.AST]) -> bool:
                 elif isinstance(target, ast.Attribute):
                     (attribute_aliases if moving else modules).add(target.attr)
     for node in nodes:
-        if not isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))) or not node.handlers:
+        if not isinstance(node, _TRY_NODES):
+            continue
+        node = cast(ast.Try, node)  # a ``TryStar`` has the same fields
+        if not node.handlers:
             continue
         for call in (c for statement in node.body for c in ast.walk(statement) if isinstance(c, ast.Call)):
             func = call.func

@@ -6,8 +6,8 @@ import os
 from typing import Optional, Sequence, TextIO
 
 from xdevlint.model import FileResult, Finding
-from xdevlint.source import DecodeError, decode
-from xdevlint.suppress import split_lines
+from xdevlint.stages.source import DecodeError, decode
+from xdevlint.stages.suppress import split_lines
 
 _BOLD, _RED, _BLUE, _CYAN, _RESET = "\033[1m", "\033[31m", "\033[34m", "\033[36m", "\033[0m"
 

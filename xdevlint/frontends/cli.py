@@ -12,11 +12,11 @@ from typing import Any, Dict, List, NoReturn, Optional, Sequence, TextIO
 from xdevlint import __version__, registry
 from xdevlint.config import ConfigError, ConfigResolver
 from xdevlint.discovery import STDIN, discover
-from xdevlint.engine import analysis_error, lint_source
-from xdevlint.fixes.run import FixRun
+from xdevlint.engine import lint_source
+from xdevlint.fixing import FixRun
 from xdevlint.fixes.vendor import VendorError, vendor
-from xdevlint.model import FileResult
-from xdevlint.report import reporters, statistics_reporter, write_atomically
+from xdevlint.model import FileResult, analysis_error
+from xdevlint.frontends.report import reporters, statistics_reporter, write_atomically
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -191,7 +191,7 @@ def _fix_output(args: argparse.Namespace, fixing: FixRun, results: List[FileResu
         buffer.write(fixing.stdin_output)
         buffer.flush()
     else:  # a text stream (tests): decode as the interpreter would
-        from xdevlint.source import decode
+        from xdevlint.stages.source import decode
 
         out.write(decode(fixing.stdin_output)[0])
     remaining = [r for r in results if r.findings]
