@@ -1,0 +1,569 @@
+"""The ecosystem check: xdevlint's findings on pinned real packages and the stdlib, each reviewed.
+
+Accuracy is judged on real code (DESIGN.md, "Decisions"), as in ruff's ecosystem check.
+This downloads pinned wheels from PyPI (`pip download --no-deps`: the packages' own sources,
+no dependency trees), unpacks them beside a copy of the running interpreter's standard
+library, runs xdevlint over that corpus and writes one stable line per finding to
+`ecosystem-findings.txt`. `ecosystem-review.md` gives every finding a verdict (true /
+arguable / false) and a reason. A change to the rules then shows as a diff of findings
+against the committed file, and the review tells which findings still need a verdict and
+whether each rule meets its precision target. bench/README.md says how to review a diff.
+
+    python bench/ecosystem.py                   # run, print the diff, rewrite the findings file
+    python bench/ecosystem.py --check           # compare only; exit 1 on a change or a missing verdict
+    python bench/ecosystem.py --update-review   # also add/drop review rows (reasons kept), new summary
+    python bench/ecosystem.py --hashseed-check  # first run twice under different PYTHONHASHSEED
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import zipfile
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+
+BENCH = Path(__file__).resolve().parent
+FINDINGS_FILE = BENCH / "ecosystem-findings.txt"
+REVIEW_FILE = BENCH / "ecosystem-review.md"
+DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
+
+PINS: Tuple[str, ...] = (
+    "accelerate==1.15.0",
+    "conda-package-handling==2.6.0",
+    "datasets==5.2.0",
+    "diffusers==0.42.1",
+    "dvc==3.67.1",
+    "fsspec==2026.9.0",
+    "huggingface_hub==2.4.0",
+    "lightning==2.6.6",
+    "pip==26.3",
+    "poetry==2.5.1",
+    "pre-commit==4.7.0",
+    "tinygrad==0.14.0",
+    "transformers==5.24.0",
+    "virtualenv==21.15.11",
+    "wandb==0.31.0",
+)
+#: Two different seeds: str hashes, and with them set iteration order, differ between them.
+HASH_SEEDS = ("0", "4242")
+
+VERDICTS = ("true", "arguable", "false")
+UNREVIEWED = "unreviewed"
+
+FINDING_LINE = re.compile(r"(?P<path>.+?):(?P<line>\d+):(?P<column>\d+) (?P<code>[A-Z]+\d+) (?P<message>.*)")
+# A review row: | `path:line:col CODE` | verdict | reason |   (the reason may hold escaped pipes)
+REVIEW_ROW = re.compile(r"\|\s*`(?P<key>[^`]+:\d+:\d+ [A-Z]+\d+)`\s*\|(?P<verdict>[^|]*)\|(?P<reason>.*)\|")
+
+
+class EcosystemError(Exception):
+    """The check cannot go on; the message says why."""
+
+
+@dataclass(frozen=True)
+class Pin:
+    name: str
+    version: str
+
+    @classmethod
+    def parse(cls, spec: str) -> Pin:
+        name, sep, version = spec.partition("==")
+        if not sep or not name.strip() or not version.strip():
+            raise EcosystemError(f"a pin is NAME==VERSION, not {spec!r}")
+        return cls(name.strip(), version.strip())
+
+    @property
+    def spec(self) -> str:
+        return f"{self.name}=={self.version}"
+
+    @property
+    def dirname(self) -> str:
+        """`name-version` as a wheel's file name spells it, so one name on every machine."""
+        return f"{normalize(self.name)}-{self.version}"
+
+
+def normalize(name: str) -> str:
+    """A distribution name as wheel file names write it (PEP 427, PEP 503)."""
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """One finding, ordered by path, then line and column, then code."""
+
+    path: str
+    line: int
+    column: int
+    code: str
+    message: str
+
+    @property
+    def key(self) -> str:
+        """What a review row is keyed by: the position and the code, not the wording."""
+        return f"{self.path}:{self.line}:{self.column} {self.code}"
+
+    def render(self) -> str:
+        return f"{self.key} {self.message}"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    key: str
+    verdict: str
+    reason: str
+
+    @property
+    def code(self) -> str:
+        return self.key.rsplit(" ", 1)[1]
+
+    @property
+    def reviewed(self) -> bool:
+        return self.verdict in VERDICTS and bool(self.reason)
+
+
+@dataclass(frozen=True)
+class Review:
+    verdicts: Dict[str, Verdict]
+    duplicates: Tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class Tally:
+    """One code's findings by verdict."""
+
+    findings: int = 0
+    true: int = 0
+    arguable: int = 0
+    false: int = 0
+
+    @property
+    def unreviewed(self) -> int:
+        return self.findings - self.true - self.arguable - self.false
+
+    @property
+    def precision(self) -> Optional[float]:
+        """(true + arguable) / reviewed; None while nothing is reviewed."""
+        reviewed = self.true + self.arguable + self.false
+        return (self.true + self.arguable) / reviewed if reviewed else None
+
+    def precision_at_least(self, percent: int) -> bool:
+        """In integers, so that 19 of 20 meets 95% exactly."""
+        return 100 * (self.true + self.arguable) >= percent * (self.true + self.arguable + self.false)
+
+
+#: The issue's targets on this corpus, per code: what it says, and whether a tally meets it.
+TARGETS: Dict[str, Tuple[str, Callable[[Tally], bool]]] = {
+    "XDV101": ("no false", lambda t: t.false == 0),
+    "XDV102": ("no false", lambda t: t.false == 0),
+    "XDV201": ("precision >= 95%", lambda t: t.precision_at_least(95)),
+    "XDV202": ("precision >= 90%, true >= arguable", lambda t: t.precision_at_least(90) and t.true >= t.arguable),
+    "XDV203": ("precision >= 95%", lambda t: t.precision_at_least(95)),
+}
+
+
+# --- the corpus -------------------------------------------------------------------------
+
+def find_wheel(downloads: Path, pin: Pin) -> Optional[Path]:
+    """A wheel of exactly this pin already in `downloads`, if any (the first by name)."""
+    if not downloads.is_dir():
+        return None
+    for wheel in sorted(downloads.glob("*.whl")):
+        parts = wheel.name.split("-")
+        if len(parts) >= 5 and normalize(parts[0]) == normalize(pin.name) and parts[1] == pin.version:
+            return wheel
+    return None
+
+
+def download(downloads: Path, pins: Sequence[Pin]) -> None:
+    """`pip download` the wheels alone: no dependencies, no sdist builds, no pip cache."""
+    downloads.mkdir(parents=True, exist_ok=True)
+    command = [
+        sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+        "--no-cache-dir", "--dest", str(downloads), *(pin.spec for pin in pins),
+    ]
+    if subprocess.run(command).returncode != 0:
+        raise EcosystemError(f"pip download failed for {', '.join(pin.spec for pin in pins)}")
+
+
+def unpack(wheel: Path, dest: Path) -> None:
+    """Extract beside `dest`, then rename into place: a half-unpacked tree never looks whole."""
+    staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
+    try:
+        with zipfile.ZipFile(wheel) as archive:
+            archive.extractall(staging)
+        os.rename(staging, dest)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def copy_stdlib(source: Path, dest: Path) -> None:
+    """Copy the standard library without installed packages or bytecode, renamed into place."""
+    staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
+    try:
+        shutil.copytree(
+            source, staging, symlinks=True, dirs_exist_ok=True,
+            ignore=shutil.ignore_patterns("site-packages", "dist-packages", "__pycache__"),
+        )
+        os.rename(staging, dest)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def prepare(root: Path, pins: Sequence[Pin], stdlib: bool) -> List[str]:
+    """The corpus directories to lint, relative to `root`, fetching only what is missing.
+
+    Layout: `dl/` the wheels, `src/NAME-VERSION/` each unpacked, `stdlib-X.Y.Z/` the stdlib.
+    """
+    downloads, sources = root / "dl", root / "src"
+    missing = [pin for pin in pins if not (sources / pin.dirname).is_dir() and find_wheel(downloads, pin) is None]
+    if missing:
+        download(downloads, missing)
+    sources.mkdir(parents=True, exist_ok=True)
+    for pin in pins:
+        if not (sources / pin.dirname).is_dir():
+            wheel = find_wheel(downloads, pin)
+            if wheel is None:
+                raise EcosystemError(f"no wheel for {pin.spec} in {downloads} after pip download")
+            unpack(wheel, sources / pin.dirname)
+    targets = [f"src/{pin.dirname}" for pin in pins]
+    if stdlib:
+        name = f"stdlib-{platform.python_version()}"
+        if not (root / name).is_dir():
+            copy_stdlib(Path(sysconfig.get_paths()["stdlib"]), root / name)
+        targets.append(name)
+    return targets
+
+
+def header(pins: Sequence[Pin], stdlib: bool) -> str:
+    """The findings file's first line: which corpus the findings are of."""
+    parts = sorted(pin.spec for pin in pins) + (["stdlib"] if stdlib else [])
+    return f"# xdevlint ecosystem corpus, Python {platform.python_version()}: {', '.join(parts)}"
+
+
+# --- running xdevlint -------------------------------------------------------------------
+
+def run_xdevlint(root: Path, targets: Sequence[str], hashseed: str) -> List[Finding]:
+    """xdevlint's findings on `targets` as the installed command reports them, sorted.
+
+    It runs in `root` on relative paths, so no machine path reaches a finding; `--isolated`
+    so that no configuration shipped in a package changes what is checked.
+    """
+    env = {**os.environ, "PYTHONHASHSEED": hashseed}
+    done = subprocess.run(
+        [sys.executable, "-m", "xdevlint", "--isolated", "--format", "json", *targets],
+        cwd=root, env=env, capture_output=True, encoding="utf-8",
+    )
+    if done.returncode not in (0, 1):  # 1: findings remain, a normal run
+        raise EcosystemError(f"xdevlint exited {done.returncode}:\n{done.stderr[-3000:]}")
+    return sorted(
+        Finding(
+            Path(item["path"]).as_posix(), item["line"], item["column"], item["code"],
+            item["message"].replace("\n", "\\n"),  # one finding, one line
+        )
+        for item in json.loads(done.stdout)
+    )
+
+
+# --- the findings file ------------------------------------------------------------------
+
+def format_findings(head: str, findings: Iterable[Finding]) -> str:
+    return "".join(f"{line}\n" for line in [head, *(f.render() for f in sorted(findings))])
+
+
+def parse_findings(text: str, where: str = "findings") -> Tuple[Optional[str], List[Finding]]:
+    """The header (None when absent) and the findings of a findings file."""
+    head: Optional[str] = None
+    findings: List[Finding] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.startswith("#"):
+            head = head or line
+            continue
+        if not line.strip():
+            continue
+        match = FINDING_LINE.fullmatch(line)
+        if match is None:
+            raise EcosystemError(f"{where}:{number}: not `path:LINE:COL CODE message`: {line!r}")
+        findings.append(Finding(match["path"], int(match["line"]), int(match["column"]), match["code"], match["message"]))
+    return head, sorted(findings)
+
+
+def read_findings(path: Path) -> Tuple[Optional[str], List[Finding]]:
+    """A missing file has no findings: the first run shows every finding as added."""
+    if not path.exists():
+        return None, []
+    return parse_findings(path.read_text(encoding="utf-8"), str(path))
+
+
+def write_text(path: Path, text: str) -> None:
+    """Atomically and only when the bytes change (our own medicine: temp beside, then replace)."""
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return
+    fd, staging = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(staging, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(staging)
+        raise
+
+
+@dataclass(frozen=True)
+class Diff:
+    added: Tuple[Finding, ...]
+    removed: Tuple[Finding, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.removed)
+
+
+def diff(old: Iterable[Finding], new: Iterable[Finding]) -> Diff:
+    """Findings only in `new` and only in `old`, as multisets (a message change is both)."""
+    before, after = Counter(old), Counter(new)
+    return Diff(tuple(sorted((after - before).elements())), tuple(sorted((before - after).elements())))
+
+
+# --- the review file --------------------------------------------------------------------
+
+def parse_review(text: str) -> Review:
+    """Every row keyed `path:line:col CODE`, wherever it stands; the rest is regenerated."""
+    verdicts: Dict[str, Verdict] = {}
+    duplicates: List[str] = []
+    for line in text.splitlines():
+        match = REVIEW_ROW.fullmatch(line.strip())
+        if match is None:
+            continue
+        key = match["key"]
+        if key in verdicts:
+            duplicates.append(key)
+            continue
+        verdicts[key] = Verdict(key, match["verdict"].strip().lower(), match["reason"].strip())
+    return Review(verdicts, tuple(duplicates), text)
+
+
+def read_review(path: Path) -> Review:
+    return parse_review(path.read_text(encoding="utf-8") if path.exists() else "")
+
+
+def tally(findings: Sequence[Finding], verdicts: Dict[str, Verdict]) -> Dict[str, Tally]:
+    """Per code (every code with a target, and every code found), its findings by verdict."""
+    counts: Dict[str, Counter[str]] = {code: Counter() for code in TARGETS}
+    for finding in findings:
+        verdict = verdicts.get(finding.key)
+        counts.setdefault(finding.code, Counter())["findings"] += 1
+        if verdict is not None and verdict.reviewed:
+            counts[finding.code][verdict.verdict] += 1
+    return {
+        code: Tally(c["findings"], c["true"], c["arguable"], c["false"]) for code, c in sorted(counts.items())
+    }
+
+
+def target_status(code: str, counts: Tally) -> Tuple[str, str]:
+    """The code's target and whether it is met: yes, no, pending (unreviewed findings) or n/a."""
+    if code not in TARGETS:
+        return "-", "n/a"
+    text, met = TARGETS[code]
+    if not met(counts):
+        return text, "no"
+    return text, f"pending ({counts.unreviewed} unreviewed)" if counts.unreviewed else "yes"
+
+
+def percent(value: Optional[float]) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}%"
+
+
+SUMMARY_COLUMNS = ("code", "findings", "true", "arguable", "false", "unreviewed", "precision", "target", "met")
+
+
+def summary_rows(counts: Dict[str, Tally]) -> List[Tuple[str, ...]]:
+    rows: List[Tuple[str, ...]] = []
+    for code, t in counts.items():
+        target, met = target_status(code, t)
+        rows.append((code, str(t.findings), str(t.true), str(t.arguable), str(t.false), str(t.unreviewed),
+                     percent(t.precision), target, met))
+    return rows
+
+
+REVIEW_INTRO = """\
+Every finding of `ecosystem-findings.txt` with a verdict and a one-line reason, read in
+its source:
+
+- `true`: the bug the rule describes is there, on a path that can happen, and worth fixing;
+- `arguable`: the code does what the rule says, but the harm is doubtful (a test, an
+  empty file, unreachable code, a temp that a finalizer removes later);
+- `false`: the rule is wrong about this code (the temp is removed on every path that can
+  fail in practice, the handler is narrow or shows the error, ...) or its contract in
+  DESIGN.md / SAFEMOVE.md says not to flag it.
+
+Precision is (true + arguable) / reviewed. Edit only the verdict and reason cells (a `|`
+inside a reason is written `\\|`); `python bench/ecosystem.py --update-review` adds rows for
+new findings as `unreviewed`, drops the rows of vanished ones, rewrites the summary and
+keeps every verdict and reason. bench/README.md says how to review a diff.
+"""
+
+
+def render_review(head: str, findings: Sequence[Finding], verdicts: Dict[str, Verdict]) -> str:
+    """The whole review file: intro, summary, one table per code; rows as `findings` order them."""
+    lines = ["# xdevlint ecosystem review", "", REVIEW_INTRO, f"Corpus: `{head.lstrip('# ')}`", "", "## Summary", ""]
+    lines.append("| " + " | ".join(SUMMARY_COLUMNS) + " |")
+    lines.append("|---|" + "---:|" * 6 + "---|---|")
+    lines.extend("| " + " | ".join(row) + " |" for row in summary_rows(tally(findings, verdicts)))
+    by_code: Dict[str, Dict[str, None]] = {}  # insertion-ordered: two findings at one position share a row
+    for finding in sorted(findings):
+        by_code.setdefault(finding.code, {})[finding.key] = None
+    for code in sorted(by_code):
+        lines.extend(["", f"## {code}", "", "| finding | verdict | reason |", "|---|---|---|"])
+        for key in by_code[code]:
+            verdict = verdicts.get(key, Verdict(key, UNREVIEWED, ""))
+            lines.append(f"| `{key}` | {verdict.verdict} | {verdict.reason} |")
+    return "\n".join(lines) + "\n"
+
+
+# --- reports ----------------------------------------------------------------------------
+
+def print_diff(old_head: Optional[str], head: str, old_total: int, changes: Diff, verdicts: Dict[str, Verdict]) -> None:
+    """ruff-ecosystem style: counts per code, then each removed (-) and added (+) finding.
+
+    A position on both sides only changed its message (reworded): its verdict carries over
+    but deserves a second look. Under a line stands the verdict of its position, so that
+    losing a `true` finding reads as a regression and losing a `false` one as a gain.
+    """
+    reworded = {f.key for f in changes.added} & {f.key for f in changes.removed}
+    added = [f for f in changes.added if f.key not in reworded]
+    removed = [f for f in changes.removed if f.key not in reworded]
+
+    def counts(plus: int, minus: int, changed: int) -> str:
+        return f"+{plus} -{minus}" + (f", {changed} reworded" if changed else "")
+
+    now = old_total + len(changes.added) - len(changes.removed)
+    print(f"findings: {old_total} committed, {now} now ({counts(len(added), len(removed), len(reworded))})")
+    if old_head is not None and old_head != head:
+        print(f"  corpus changed:\n  - {old_head}\n  + {head}")
+    for code in sorted({f.code for f in changes.added + changes.removed}):
+        gone = [verdicts[f.key].verdict if f.key in verdicts else UNREVIEWED for f in removed if f.code == code]
+        detail = ", ".join(f"{n} {v}" for v, n in sorted(Counter(gone).items()))
+        line = counts(sum(f.code == code for f in added), len(gone), sum(k.endswith(f" {code}") for k in reworded))
+        print(f"  {code}: {line}" + (f" (removed: {detail})" if detail else ""))
+    marked = [(f, "-") for f in changes.removed] + [(f, "+") for f in changes.added]
+    for finding, sign in sorted(marked, key=lambda item: (item[0].key, item[1] == "+", item[0].message)):
+        print(f"{sign} {finding.render()}")
+        verdict = verdicts.get(finding.key)
+        if verdict is not None and not (sign == "-" and finding.key in reworded):
+            print(f"      reviewed {verdict.verdict}: {verdict.reason}")
+
+
+def report_review(findings: Sequence[Finding], review: Review, head: str, path: Path) -> Tuple[int, int]:
+    """Print (a) findings without a verdict, (b) verdicts whose finding is gone, (c) the tally.
+
+    Returns the counts of (a) and (b).
+    """
+    keys = {f.key for f in findings}
+    unjudged = [f for f in findings if f.key not in review.verdicts or not review.verdicts[f.key].reviewed]
+    orphans = [v for key, v in review.verdicts.items() if key not in keys]
+    print(f"review {path.name}: {len(findings) - len(unjudged)} of {len(findings)} findings reviewed")
+    for key in review.duplicates:
+        print(f"  duplicate row (the first counts): {key}")
+    if unjudged:
+        print(f"  (a) {len(unjudged)} without a verdict and a reason:")
+        for finding in unjudged:
+            print(f"      {finding.render()}")
+    if orphans:
+        print(f"  (b) {len(orphans)} verdicts whose finding disappeared (--update-review drops them):")
+        for verdict in orphans:
+            print(f"      {verdict.key}: {verdict.verdict}: {verdict.reason}")
+    rows = [SUMMARY_COLUMNS] + [tuple(r) for r in summary_rows(tally(findings, review.verdicts))]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(SUMMARY_COLUMNS))]
+    print("  (c)")
+    for row in rows:
+        print("      " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    if review.text and review.text != render_review(head, findings, review.verdicts):
+        print("  the review's summary or rows are out of date: run with --update-review")
+    return len(unjudged), len(orphans)
+
+
+# --- the command ------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
+                        help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
+    parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
+                        help="check these packages instead of the built-in pins (repeatable)")
+    parser.add_argument("--no-stdlib", dest="stdlib", action="store_false", help="leave out the stdlib")
+    parser.add_argument("--findings", type=Path, default=FINDINGS_FILE, help="the findings file (default: bench's)")
+    parser.add_argument("--review", type=Path, default=REVIEW_FILE, help="the review file (default: bench's)")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true",
+                      help="write nothing; exit 1 if findings changed, lack a verdict, or verdicts lost their finding")
+    mode.add_argument("--update-review", action="store_true",
+                      help="also rewrite the review: rows for new findings, none for vanished ones, a new summary")
+    parser.add_argument("--hashseed-check", action="store_true",
+                        help=f"run twice, PYTHONHASHSEED={' and '.join(HASH_SEEDS)}; exit 1 on any difference")
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        pins = [Pin.parse(spec) for spec in (args.pin or PINS)]
+        partial = args.pin is not None or not args.stdlib
+        if partial and not args.check and (args.findings == FINDINGS_FILE or args.review == REVIEW_FILE):
+            raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "
+                                 "files of their own, or --check, so the committed ones are not overwritten")
+        head = header(pins, args.stdlib)
+        root = args.corpus.expanduser()
+        targets = prepare(root, pins, args.stdlib)
+        # A fixed seed, so that a committed file differs from a new run only where the rules
+        # changed; whether the seed matters at all is --hashseed-check's question.
+        findings = run_xdevlint(root, targets, HASH_SEEDS[0])
+        unstable = False
+        if args.hashseed_check:
+            difference = diff(findings, run_xdevlint(root, targets, HASH_SEEDS[1]))
+            unstable = bool(difference)
+            print(f"two runs, PYTHONHASHSEED {HASH_SEEDS[0]} and {HASH_SEEDS[1]}: "
+                  + ("DIFFERENT" if unstable else "the same findings, word for word"))
+            for finding in difference.removed:
+                print(f"  only with {HASH_SEEDS[0]}: {finding.render()}")
+            for finding in difference.added:
+                print(f"  only with {HASH_SEEDS[1]}: {finding.render()}")
+        old_head, old = read_findings(args.findings)
+        changes = diff(old, findings)
+        review = read_review(args.review)
+        print_diff(old_head, head, len(old), changes, review.verdicts)
+        if not args.check:
+            write_text(args.findings, format_findings(head, findings))
+        if args.update_review:
+            keys = {f.key for f in findings}
+            dropped = [v for key, v in sorted(review.verdicts.items()) if key not in keys]
+            for verdict in dropped:
+                print(f"dropped review row: `{verdict.key}` | {verdict.verdict} | {verdict.reason}")
+            write_text(args.review, render_review(head, findings, review.verdicts))
+            review = read_review(args.review)
+        unjudged, orphans = report_review(findings, review, head, args.review)
+    except EcosystemError as error:
+        print(f"ecosystem: error: {error}", file=sys.stderr)
+        return 2
+    if unstable:
+        return 1
+    if args.check and (changes or old_head != head or unjudged or orphans):
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
