@@ -275,6 +275,23 @@ def test_a_downloaded_wheel_is_found_under_its_normalized_name(tmp_path: Path) -
         eco.Pin.parse("conda-package-handling>=2")
 
 
+def test_the_builtin_pins_are_the_corpus_the_committed_findings_describe() -> None:
+    head, _ = eco.read_findings(eco.FINDINGS_FILE)
+    assert head is not None
+    assert head.split(": ", 1)[1] == ", ".join(sorted(eco.PINS) + ["stdlib"])
+
+
+def test_the_committed_review_judges_every_committed_finding() -> None:
+    head, findings = eco.read_findings(eco.FINDINGS_FILE)
+    review = eco.read_review(eco.REVIEW_FILE)
+    assert head is not None and findings
+    keys = {f.key for f in findings}
+    assert [f.render() for f in findings if not (f.key in review.verdicts and review.verdicts[f.key].reviewed)] == []
+    assert sorted(set(review.verdicts) - keys) == []
+    assert not review.duplicates
+    assert review.text == eco.render_review(head, findings, review.verdicts)  # the summary is current
+
+
 def test_a_partial_corpus_does_not_overwrite_the_committed_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert eco.main(["--corpus", str(tmp_path / "corpus"), "--pin", "demo==1.0"]) == 2
     assert "give --findings and --review files of their own" in capsys.readouterr().err
