@@ -20,7 +20,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, Iterator
+from typing import Callable, Dict
 
 import pytest
 
@@ -33,20 +33,8 @@ RECOMMENDED_CONFIG = '[tool.xdevlint]\nmove-function = "xdevlint.safemove.safe_m
 
 
 @pytest.fixture
-def staging(tmp_path: Path) -> Iterator[Path]:
-    if os.name != "posix" or not shutil.which("mount"):
-        pytest.skip("needs mount(8) to make a small tmpfs")
-    directory = tmp_path / "staging"
-    directory.mkdir()
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(directory)], capture_output=True, text=True, check=False
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here (needs root): {mounted.stderr.strip() or mounted.returncode}")
-    try:
-        yield directory
-    finally:
-        subprocess.run(["umount", str(directory)], check=False)
+def staging(tmp_path: Path, mount_tmpfs: Callable[[Path, str], Path]) -> Path:
+    return mount_tmpfs(tmp_path / "staging", "4m")
 
 
 def _run_worker(script: Path, staging: Path, cache: Path) -> Dict[str, object]:

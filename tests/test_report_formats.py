@@ -182,14 +182,14 @@ def test_sarif_fixes() -> None:
     assert sarif_fix["description"]["text"] == "Create the temp file beside its destination (safe fix)"
     (change,) = sarif_fix["artifactChanges"]
     assert change["artifactLocation"] == {"uri": "m.py", "uriBaseId": "%SRCROOT%"}
-    assert change["replacements"] == [
-        {
-            "deletedRegion": {"startLine": 6, "startColumn": 29, "endLine": 6, "endColumn": 29},
-            "insertedContent": {"text": "dir=os.path.dirname(dst)"},
-        },
+    assert change["replacements"] == [  # in source order, whatever order the fix holds them in
         {
             "deletedRegion": {"startLine": 1, "startColumn": 1, "endLine": 1, "endColumn": 1},
             "insertedContent": {"text": "import shutil\n"},
+        },
+        {
+            "deletedRegion": {"startLine": 6, "startColumn": 29, "endLine": 6, "endColumn": 29},
+            "insertedContent": {"text": "dir=os.path.dirname(dst)"},
         },
     ]
     assert "fixes" not in without  # SARIF needs at least one artifact change per fix

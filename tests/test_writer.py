@@ -77,20 +77,6 @@ def test_a_read_only_file_is_not_written_even_by_root(tmp_path: Path, monkeypatc
     assert target.read_bytes() == b"old\n"
 
 
-def test_a_failure_before_the_rename_leaves_the_file_and_no_temp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    target = tmp_path / "a.py"
-    target.write_bytes(b"old\n")
-
-    def broken_replace(src: str, dst: str) -> None:
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(writer.os, "replace", broken_replace)
-    with pytest.raises(OSError):
-        write_fixed(str(target), b"old\n", b"new\n")
-    assert target.read_bytes() == b"old\n"
-    assert _leftovers(tmp_path) == []
-
-
 def test_the_temp_is_staged_in_the_same_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "a.py"
     target.write_bytes(b"old\n")

@@ -194,7 +194,7 @@ def _analyse(
     positions: Mapping[cst.CSTNode, CodeRange] = wrapper.resolve(PositionProvider) if placed is None else placed
     findings = []
     for report in reports:
-        fix = _with_edits(report.fix, positions, module) if edits else report.fix
+        fix = _with_edits(report.fix, positions, module, path) if edits else report.fix
         findings.append(Finding(path, _span(positions[report.node]), report.code, report.name, report.message, fix))
     return findings, module
 
@@ -203,12 +203,13 @@ def _span(where: CodeRange) -> Span:
     return Span(where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
 
 
-def _with_edits(fix: Optional[Fix], positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module) -> Optional[Fix]:
-    """``fix`` with its textual view: each replaced node's span and the new node's code."""
+def _with_edits(fix: Optional[Fix], positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module, path: str) -> Optional[Fix]:
+    """``fix`` with its textual view: each replaced node's span and the new node's code,
+    and the change to the imports."""
     if fix is None or fix.edits or not fix.replacements:
         return fix
     edits = tuple(fixer.textual_edit(module, r, _span(positions[r.node])) for r in fix.replacements)
-    return replace(fix, edits=edits)
+    return replace(fix, edits=edits, header=fixer.import_edits(module, fix, path))
 
 
 def _describe(error: BaseException) -> str:

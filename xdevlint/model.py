@@ -53,14 +53,22 @@ class Import:
 
 @dataclass(frozen=True)
 class Fix:
-    """A CST-level rewrite plus the imports it needs; ``edits`` is its textual view
-    (for JSON and SARIF), filled in by the engine once positions are known."""
+    """A CST-level rewrite plus the imports it needs; ``edits`` (the replacements) and
+    ``header`` (the imports) are its textual view, filled in by the engine once
+    positions are known."""
 
     applicability: Applicability
     message: str
     replacements: Tuple[Replacement, ...] = ()
     imports: Tuple[Import, ...] = ()
     edits: Tuple[Edit, ...] = ()
+    #: The edits to the module's imports (added, or made unused by the fix).
+    header: Tuple[Edit, ...] = ()
+
+    @property
+    def all_edits(self) -> Tuple[Edit, ...]:
+        """Every textual change the fix makes, in source order: what a client applies."""
+        return tuple(sorted((*self.edits, *self.header), key=lambda edit: (edit.span.line, edit.span.column)))
 
 
 @dataclass(frozen=True, order=True)

@@ -3,8 +3,8 @@
 Each pass lints the current bytes, takes the fixes the run allows (safe, or safe and
 unsafe) in source order, skips any whose edits overlap one already taken (it waits
 for the next pass, where it is recomputed on the rewritten code), replaces the nodes
-(by identity, in the tree the rules saw), adds the declared imports with libcst's
-``AddImportsVisitor``, and verifies the result parses and compiles. Passes repeat
+(by identity, in the tree the rules saw), adds the declared imports where isort would
+and drops those the fixes left unused (``fixes/imports.py``), and verifies the result parses and compiles. Passes repeat
 until no fix applies, bounded by ``MAX_PASSES``. If any pass produces code that does
 not verify, every change to the file is dropped and the failure is reported: a fixer
 must never make a file worse.
@@ -17,11 +17,10 @@ from dataclasses import dataclass
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import libcst as cst
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor, ImportItem
 from libcst.metadata import CodePosition, PositionProvider
 
-from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Import, Replacement, Span, analysis_error
+from xdevlint.fixes.imports import add_imports, header_edits, made_unused, remove_imports
+from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Replacement, Span, analysis_error
 from xdevlint.stages.metadata import Wrapper
 from xdevlint.stages.positions import statement_alone
 from xdevlint.stages.source import lines_of
@@ -73,7 +72,7 @@ def fix(data: bytes, path: str, analyse: Analyse, *, unsafe: bool = False, max_p
         if not chosen or module is None:
             return FixResult(path, data, current, tuple(applied), result, first)
         try:
-            new = apply(module, [finding.fix for finding in chosen if finding.fix is not None])
+            new = apply(module, [finding.fix for finding in chosen if finding.fix is not None], path)
             problem = verify(new, current, path)
         except UnicodeEncodeError as error:
             problem = f"cannot be encoded as {module.encoding}: {error.reason}"
@@ -134,15 +133,26 @@ class _Replace(cst.CSTTransformer):
         return updated_node
 
 
-def apply(module: cst.Module, fixes: Sequence[Fix]) -> bytes:
-    """``module`` with the fixes' replacements made and their imports added, as bytes
-    in the module's own encoding (BOM, newlines and final newline as they were)."""
+def apply(module: cst.Module, fixes: Sequence[Fix], path: Optional[str] = None) -> bytes:
+    """``module`` with the fixes' replacements made, their imports added and the imports
+    they left unused removed, as bytes in the module's own encoding (BOM, newlines and
+    final newline as they were). ``path`` places new imports (its project's packages
+    are first-party)."""
     pairs = [(r.node, r.new) for f in fixes for r in f.replacements]
-    updated = module.visit(_Replace(pairs))
-    imports = list(dict.fromkeys(i for f in fixes for i in f.imports))
-    if imports:
-        updated = add_imports(updated, imports)
+    updated = _imports(module.visit(_Replace(pairs)), module, fixes, path)
     return updated.bytes
+
+
+def _imports(updated: cst.Module, original: cst.Module, fixes: Sequence[Fix], path: Optional[str]) -> cst.Module:
+    replacements = [r for f in fixes for r in f.replacements]
+    unused = made_unused(original, [r.node for r in replacements], [r.new for r in replacements], path)
+    with_imports = add_imports(updated, [i for f in fixes for i in f.imports], path)
+    return remove_imports(with_imports, unused)
+
+
+def import_edits(module: cst.Module, fix: Fix, path: Optional[str]) -> Tuple[Edit, ...]:
+    """The textual view of ``fix``'s change to the imports, over ``module``'s text."""
+    return header_edits(module, _imports(module, module, [fix], path))
 
 
 def textual_edit(module: cst.Module, replacement: Replacement, span: Span) -> Edit:
@@ -168,13 +178,6 @@ def textual_edit(module: cst.Module, replacement: Replacement, span: Span) -> Ed
 def _offset(lines: Sequence[str], where: CodePosition) -> int:
     """The index in the code made of ``lines`` of a libcst position (1-based line, 0-based column)."""
     return sum(len(text) for text in lines[: where.line - 1]) + where.column
-
-
-def add_imports(module: cst.Module, imports: Sequence[Import]) -> cst.Module:
-    """Adds what is missing, after the docstring and ``__future__`` imports; an import
-    already there is not repeated."""
-    items = [ImportItem(i.module, i.obj, i.alias) for i in imports]
-    return AddImportsVisitor(CodemodContext(), items).transform_module(module)
 
 
 def verify(new: bytes, old: bytes, path: str) -> Optional[str]:

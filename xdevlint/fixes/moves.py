@@ -37,6 +37,7 @@ NO_FIX = frozenset({"os.link", "Path.hardlink_to"})
 _PATH_MODULES = ("os.path", "posixpath", "ntpath")
 _DIRNAME = frozenset(f"{m}.dirname" for m in _PATH_MODULES)
 _BASENAME = frozenset(f"{m}.basename" for m in _PATH_MODULES)
+_NORMALIZERS = frozenset(f"{m}.{f}" for m in _PATH_MODULES for f in ("normpath", "abspath"))
 _WRAPPERS = frozenset({"os.fspath", "builtins.str", *names.PATH_CLASSES})
 
 #: Calls whose result depends only on their arguments (and the environment, which
@@ -515,6 +516,14 @@ class _AtSource:
         without its last component when that is one plain name, else ``dirname()`` or
         ``.parent``."""
         callees = self.fixes.callees
+        while (  # normpath/abspath of a join of plain parts names the same directory's entry
+            isinstance(destination, cst.Call)
+            and callees(destination.func) & _NORMALIZERS
+            and len(destination.args) == 1
+            and not destination.args[0].star
+            and destination.args[0].keyword is None
+        ):
+            destination = destination.args[0].value
         if isinstance(destination, cst.SimpleString):
             text = destination.evaluated_value
             if not isinstance(text, str):
@@ -544,12 +553,22 @@ class _AtSource:
         return cst.Call(func=dirname.expression(self.fixes.module), args=[cst.Arg(value=destination)])
 
     def _single_component(self, node: cst.BaseExpression) -> bool:
-        """Whether ``node`` is one path component (no separator): a plain literal or a basename."""
+        """Whether ``node`` names the entry, so the rest is the directory as the code names
+        it (``join(cache_dir, name)`` -> ``cache_dir``): a plain literal, a basename, a
+        name, an attribute or an f-string without a separator. A name that holds
+        ``"a/b"`` puts the temp one level up, inside the same tree: the same filesystem,
+        which is all ``dir=`` is for."""
         if isinstance(node, cst.SimpleString):
             text = node.evaluated_value
             return isinstance(text, str) and _plain(text) and text not in ("", ".", "..")
         if isinstance(node, cst.Call):
             return bool(self.fixes.callees(node.func) & _BASENAME)
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            return True
+        if isinstance(node, cst.FormattedString):
+            return all(
+                _plain(part.value) for part in node.parts if isinstance(part, cst.FormattedStringText)
+            ) and any(isinstance(part, cst.FormattedStringText) for part in node.parts)
         return False
 
     def with_dir(self, creation: cst.Call, directory: cst.BaseExpression) -> Optional[cst.Call]:

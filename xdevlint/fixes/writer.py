@@ -17,6 +17,8 @@ Decisions, documented for users:
   saved meanwhile), nothing is written and ``WriteError`` says so.
 - **Read-only files** are not written (``WriteError``): replacing them would bypass
   the permission that says "do not change me".
+- **A full disk** (or any failure while staging) leaves the file as it was and no
+  staged temp behind, and is reported as a ``WriteError``, never a traceback.
 - Replacing gives the file a new inode, so other hard links to it keep the old content.
 """
 
@@ -48,7 +50,10 @@ def write_fixed(path: str, original: bytes, fixed: bytes) -> bool:
         raise WriteError(f"{path} changed on disk while it was being fixed; not written")
     if not os.access(target, os.W_OK):
         raise WriteError(f"{path} is not writable; not written")
-    write_atomic(target, fixed, stat.S_IMODE(info.st_mode), (info.st_uid, info.st_gid))
+    try:
+        write_atomic(target, fixed, stat.S_IMODE(info.st_mode), (info.st_uid, info.st_gid))
+    except OSError as error:  # a full disk, a quota, a directory made read-only meanwhile
+        raise WriteError(f"cannot write {path}: {error.strerror or error}; the file is unchanged") from None
     return True
 
 

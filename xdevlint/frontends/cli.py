@@ -7,11 +7,11 @@ import io
 import os
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, NoReturn, Optional, Sequence, TextIO
+from typing import Any, Dict, Iterable, List, NoReturn, Optional, Sequence, TextIO
 
 from xdevlint import __version__, registry
 from xdevlint.config import ConfigError, ConfigResolver
-from xdevlint.discovery import STDIN, discover
+from xdevlint.discovery import STDIN, Candidate, discover
 from xdevlint.engine import lint_source
 from xdevlint.fixing import FixRun
 from xdevlint.fixes.vendor import VendorError, vendor
@@ -92,7 +92,15 @@ def check(args: argparse.Namespace, stdin: TextIO, fixing: Optional[FixRun] = No
     edits = args.format in ("json", "sarif")  # the formats that print a fix's edits
     paths = tuple(args.paths) or (STDIN,) if args.stdin_filename and not args.paths else tuple(args.paths) or (".",)
     results = []
-    for candidate in discover(paths, resolver.for_path, force_exclude=args.force_exclude):
+    candidates: Iterable[Candidate] = discover(paths, resolver.for_path, force_exclude=args.force_exclude)
+    if fixing is not None and not fixing.diff:
+        # Every configuration is read before the first file is written: a broken one
+        # found midway would otherwise stop a run that already rewrote half the tree.
+        candidates = list(candidates)
+        for candidate in candidates:
+            if candidate.path != STDIN and candidate.problem is None:
+                resolver.for_path(candidate.path)
+    for candidate in candidates:
         path = candidate.path
         if path == STDIN:
             name = args.stdin_filename or STDIN

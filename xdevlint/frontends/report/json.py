@@ -20,7 +20,7 @@ def fix_as_dict(fix: Optional[Fix]) -> Optional[Dict[str, Any]]:
                 "location": {"line": edit.span.line, "column": edit.span.column},
                 "end_location": {"line": edit.span.end_line, "column": edit.span.end_column},
             }
-            for edit in fix.edits
+            for edit in fix.all_edits
         ],
     }
 

@@ -107,10 +107,10 @@ def fingerprint(code: str, uri: str, line_text: str) -> str:
 
 
 def _fixes(fix: Optional[Fix], location: Dict[str, str]) -> Optional[List[Dict[str, Any]]]:
-    if fix is None or not fix.edits:
+    if fix is None or not fix.all_edits:
         return None  # SARIF needs at least one artifact change; a fix without text has none
     replacements = [
-        {"deletedRegion": region(edit.span), "insertedContent": {"text": edit.content}} for edit in fix.edits
+        {"deletedRegion": region(edit.span), "insertedContent": {"text": edit.content}} for edit in fix.all_edits
     ]
     return [
         {
