@@ -103,17 +103,15 @@ CONSUMING_MOVES: FrozenSet[str] = frozenset(
     | {f"{cls}.{m}" for cls in PATH_CLASSES for m in ("rename", "replace")}
 )
 
-#: Rename, move, copy and link calls, whose failure XDV202 looks for:
-#: qualified name -> index of the source argument.
-MOVE_LIKE_FUNCTIONS: Dict[str, int] = {
-    **{q: 0 for q in MOVE_FUNCTIONS},
-    "os.symlink": 0,
-    "shutil.move": 0,
-    "shutil.copy": 0,
-    "shutil.copy2": 0,
-    "shutil.copyfile": 0,
-    "shutil.copytree": 0,
-    "xdevlint.safemove.safe_move": 0,
+#: Rename, move, copy and link calls, whose swallowed failure XDV202 looks for.
+#: ``os.symlink`` is no move: it links to any path, on any filesystem.
+MOVE_LIKE_FUNCTIONS: FrozenSet[str] = frozenset(MOVE_FUNCTIONS) | {
+    "shutil.move",
+    "shutil.copy",
+    "shutil.copy2",
+    "shutil.copyfile",
+    "shutil.copytree",
+    "xdevlint.safemove.safe_move",
 }
 
 #: Calls the lifetime analysis takes as not raising: pure path arithmetic and a few

@@ -2,57 +2,101 @@
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Optional, Sequence, Set, Union
+from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Union
 
 import libcst as cst
 
 from xdevlint.analysis import names
-from xdevlint.analysis.lifetime import calls_in, catch_class
-from xdevlint.analysis.tree import children
+from xdevlint.analysis.lifetime import calls_in
 from xdevlint.analysis.locations import Locations
 from xdevlint.analysis.moves import move_of
+from xdevlint.analysis.tree import children
+from xdevlint.analysis.values import Value
 from xdevlint.rules.rule import Rule, snippet
 from xdevlint.stages.scan import Scan
 
 Handler = Union[cst.ExceptHandler, cst.ExceptStarHandler]
+Function = Union[cst.FunctionDef, cst.Lambda]
 
-#: Methods that only report: logging's, ``warnings.warn``'s and a stream's ``write``.
-_REPORTING_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log", "write", "print_exc"})
-_REPORTING_FUNCTIONS = frozenset({"builtins.print", "warnings.warn", "traceback.print_exc", "traceback.print_exception"}) | {
-    f"logging.{level}" for level in ("debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log")
-}
-#: Calls that end the program or the test: the failure is visible.
-_ENDING_FUNCTIONS = frozenset({"sys.exit", "os._exit", "os.abort", "builtins.exit", "builtins.quit", "pytest.fail", "pytest.skip", "pytest.exit"})
-_ENDING_METHODS = frozenset({"fail", "skipTest", "exit"})
+#: Classes whose handler can receive ``EXDEV``: ``OSError``, its aliases, and the broad ones.
+#: ``shutil.Error`` is an ``OSError`` that ``copytree`` and ``move`` raise for a whole tree.
+EXDEV_CLASSES: FrozenSet[str] = names.OS_ERROR_CLASSES | names.BROAD_EXCEPTIONS | {"shutil.Error"}
+#: Catching one of these catches every ``OSError``: later clauses of the ``try`` never see ``EXDEV``.
+_ALL_OS_ERRORS: FrozenSet[str] = names.OS_ERROR_CLASSES | names.BROAD_EXCEPTIONS
+
+#: A copy, move or link in a handler: a fallback that can cross filesystems (or a second
+#: attempt, whose own failure is not caught). ``os.symlink`` links across filesystems.
+_FALLBACK_FUNCTIONS: FrozenSet[str] = names.MOVE_LIKE_FUNCTIONS | {"os.symlink", "shutil.copyfileobj"}
+#: Parts of a function's name (split at ``_``) that mark a copy or a move: ``_copy_tree(src, dst)``,
+#: ``fs.mv(a, b)``. ``unlink`` and ``remove`` are no such part.
+_FALLBACK_WORDS: FrozenSet[str] = frozenset(
+    {"copy", "copy2", "copyfile", "copytree", "copyfileobj", "move", "mv", "rename", "renames", "link", "hardlink", "symlink"}
+)
+#: Modules whose functions of those names copy objects, not files.
+_NOT_FILE_COPIES: FrozenSet[str] = frozenset({"copy.copy", "copy.deepcopy"})
+
+#: Calls that end the program or the test: whoever runs it sees that it stopped.
+_EXIT_FUNCTIONS: FrozenSet[str] = frozenset(
+    {"sys.exit", "os._exit", "os.abort", "builtins.exit", "builtins.quit", "pytest.fail", "pytest.skip", "pytest.exit", "pytest.xfail"}
+)
+_EXIT_METHODS: FrozenSet[str] = frozenset({"fail", "skipTest"})
+
+#: Logging methods below ``info``: what they say is off in production, so nobody learns from it.
+_QUIET_LOG_METHODS: FrozenSet[str] = frozenset({"debug", "trace", "verbose", "spam"})
+_QUIET_LEVELS: FrozenSet[str] = frozenset({"DEBUG", "NOTSET", "TRACE", "VERBOSE", "SPAM"})
+#: Calls that write the exception being handled without being given it.
+_PRINTS_CURRENT: FrozenSet[str] = frozenset({"traceback.print_exc", "traceback.print_exception", "traceback.print_last"})
+#: Expressions that are the exception being handled, under no name.
+_CURRENT_EXCEPTION: FrozenSet[str] = frozenset(
+    {"sys.exc_info", "sys.exception", "traceback.format_exc", "traceback.format_exception", "traceback.format_exception_only"}
+)
+#: Calls that only compute from the exception (``str(e)``, ``e.errno`` tests, formatting):
+#: giving them the exception passes it on to nobody; what happens to their result decides.
+_PURE_FUNCTIONS: FrozenSet[str] = frozenset(
+    f"builtins.{name}"
+    for name in ("str", "repr", "format", "isinstance", "issubclass", "getattr", "hasattr", "type", "len", "bool", "int", "id", "hash", "vars", "dir", "any", "all")
+) | {"os.strerror"}
+_PURE_METHODS: FrozenSet[str] = frozenset(
+    {"format", "join", "lower", "upper", "strip", "lstrip", "rstrip", "startswith", "endswith", "split", "splitlines", "partition", "encode", "decode"}
+)
+
+_SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+_CONTEXT_MANAGER_DECORATORS: FrozenSet[str] = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
 
 
 class SwallowedMoveError(Rule):
     """
     ## What it does
-    Flags an `except` clause that catches the failure of a rename, replace, move,
-    copy or link (`os.rename`, `os.replace`, `shutil.move`, `shutil.copy2`, `os.link`,
-    `Path.rename`, ... however imported) and swallows it: it catches `OSError` (or
-    one of its subclasses, a tuple with one, `Exception`, `BaseException`, or
-    everything with a bare `except:`), and on some path through it neither re-raises,
-    nor falls back to another move or copy, nor removes the file it was moving, nor
-    returns or records a failure the caller can see. `pass`, `continue` and a log call
-    are the usual shapes.
+    Flags an `except` clause that can catch `EXDEV` (bare, `BaseException`,
+    `Exception`, `OSError`, `IOError`, `EnvironmentError`, `os.error`, `shutil.Error`,
+    or a tuple with one) around a rename, replace, move, copy or link (`os.rename`,
+    `os.replace`, `os.renames`, `os.link`, `shutil.move`, `shutil.copy*`,
+    `shutil.copytree`, `Path.rename`, `Path.replace`, `Path.hardlink_to`, however
+    imported), when no path through the clause lets anyone learn why the call failed:
+    it has no `raise` anywhere (a conditional re-raise counts: the author looked at the
+    error), no fallback that copies or moves the data, no exit (`sys.exit`, `os._exit`,
+    a same-module function that always raises), and it neither stores, returns, passes
+    on nor logs the exception at `info` or above (`logger.exception(...)`,
+    `exc_info=True`, `traceback.print_exc()` count; `log.debug` does not). The same
+    holds for `with contextlib.suppress(OSError):` (or a broader class) around a move,
+    and for `with quiet():` where `quiet` is a same-module `@contextmanager` whose
+    `yield` sits in such a clause; the finding is then on the `with`.
 
-    A clause that catches only `FileNotFoundError` is not flagged: the source is
-    already gone, so nothing is left behind (`except FileNotFoundError` around an
-    `unlink` is the usual idiom). A clause counts as reporting the failure when it
-    returns a value (`return False`; `return None` where the function otherwise
-    returns something), stores or passes on the exception object (`errors.append(e)`,
-    `self.error = e`, `future.set_exception(e)`), sets a flag to `False`, or ends the
-    program or test (`sys.exit`, `self.fail`). Counting failures (`failed += 1`) and
-    logging them are not enough: nobody acts on a counter, and the staged file stays.
+    Returning `None` or `False`, a message that leaves the exception out, counting
+    failures and removing the staged file do not make the cause visible. Clauses that
+    catch only classes that never carry `EXDEV` (`FileExistsError`,
+    `FileNotFoundError`, `PermissionError`, `IsADirectoryError`, `NotADirectoryError`,
+    `shutil.SameFileError`) are never flagged, nor is `os.symlink`, which is no move.
+    A staged file left behind is XDV201's finding, not this rule's.
 
     ## Why is this bad?
-    `rename(2)` fails with `EXDEV` as soon as source and destination are on different
-    filesystems. Swallowing that error means the data never arrives, the caller
-    believes it did, and the staged file stays in `/tmp`. In the Xet migration the
-    workers logged a warning for every shard and went on; the disks filled with
-    orphaned shards until every write failed with `ENOSPC`.
+    `rename(2)` fails with `EXDEV` as soon as the source and the destination are on
+    different filesystems, and it fails that way on every call. A clause that turns
+    the error into `return False` or a debug line tells the caller *that* the move
+    failed, never *why*: nobody learns that the code needs a copy fallback, and it
+    fails the same way forever. In the Xet migration the workers skipped every shard
+    quietly until their disks filled; another tool printed "already installed" for
+    every `EXDEV`.
 
     ## Example
     ```python
@@ -64,15 +108,16 @@ class SwallowedMoveError(Rule):
     def publish(tmp, dst):
         try:
             os.rename(tmp, dst)
-        except OSError as exc:
-            log.warning("could not publish %s: %s", dst, exc)
+        except OSError:
+            log.debug("could not publish %s", dst)
+            return False
+        return True
     ```
 
     ## Use instead
-    Let the error reach the caller after removing the staged file, or move with
-    `xdevlint.safemove.safe_move`, which copies across filesystems atomically:
+    Let the error reach the caller, or keep the exception where someone will see it,
+    or move with `xdevlint.safemove.safe_move`, which copies across filesystems:
     ```python
-    import contextlib
     import logging
     import os
 
@@ -81,16 +126,16 @@ class SwallowedMoveError(Rule):
     def publish(tmp, dst):
         try:
             os.rename(tmp, dst)
-        except OSError:
-            log.error("could not publish %s", dst)
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
-            raise
+        except OSError as exc:
+            log.warning("could not publish %s: %s", dst, exc)
+            return False
+        return True
     ```
 
     ## Fix safety
     No automatic fix: whether the caller should see the error, or the code should fall
-    back to a copy, is a decision about the program. XDV201 offers the cleanup half.
+    back to a copy, is a decision about the program. XDV201 offers the cleanup of the
+    staged file, which this rule does not ask for.
 
     ## Options
     None.
@@ -98,13 +143,21 @@ class SwallowedMoveError(Rule):
 
     CODE = "XDV202"
     NAME = "swallowed-move-error"
-    MESSAGE = "`{clause}` swallows the failure of `{function}`: it neither re-raises, nor removes the source, nor reports the failure to the caller"
+    MESSAGE = "`{clause}` loses why `{move}` failed (`EXDEV` or another error): {how}"
+    #: ``how`` for an ``except`` clause, and for ``contextlib.suppress``.
+    HANDLER = "no raise, no copy fallback, no exit, and the exception is not kept, returned, passed on or logged at `info` or above"
+    SUPPRESS = "the suppressed exception is seen by nobody"
 
     def __init__(self, context: object) -> None:
         super().__init__(context)  # type: ignore[arg-type]
-        self.functions: List[Optional[cst.FunctionDef]] = [None]
+        self.functions: List[Optional[Function]] = [None]
         self.module: Optional[cst.Module] = None
-        self._returns_values: Dict[cst.FunctionDef, bool] = {}
+        #: Same-module functions already judged: does calling one end the program / fall back?
+        self._raises: Dict[cst.FunctionDef, bool] = {}
+        self._falls_back: Dict[cst.FunctionDef, bool] = {}
+        #: Same-module context managers already judged: the clause around their ``yield`` that swallows.
+        self._swallowers: Dict[cst.FunctionDef, Optional[Handler]] = {}
+        self._by_name: Optional[Dict[str, List[cst.FunctionDef]]] = None
 
     @classmethod
     def may_apply(cls, scan: Scan, locations: Locations) -> bool:
@@ -120,215 +173,427 @@ class SwallowedMoveError(Rule):
         self.functions.pop()
 
     def visit_Lambda(self, node: cst.Lambda) -> None:
-        self.functions.append(None)
+        self.functions.append(node)
 
     def leave_Lambda(self, original_node: cst.Lambda) -> None:
         self.functions.pop()
 
     def visit_Try(self, node: cst.Try) -> None:
-        self.check(node)
+        self.check_try(node)
 
     def visit_TryStar(self, node: cst.TryStar) -> None:
-        self.check(node)
+        self.check_try(node)
 
-    def check(self, node: Union[cst.Try, cst.TryStar]) -> None:
-        moves = [call for call in calls_in(node.body) if self.move_source(call) is not None]
-        if not moves:
+    def visit_With(self, node: cst.With) -> None:
+        move = self.first_move(node.body)
+        if move is None:
             return
-        sources: Set[str] = set()
-        for call in moves:
-            source = self.move_source(call)
-            sources.update(n.value for n in _names(source) if isinstance(n, cst.Name))  # type: ignore[arg-type]
-        sources -= {"self", "cls"}
-        finalbody = getattr(node, "finalbody", None)
-        if finalbody is not None and self.removes(_body(finalbody.body), sources):
+        for item in node.items:
+            how = self.suppressor(item.item)
+            if how is not None:
+                if not self.falls_back_after(node, self.functions[-1]):
+                    self.report(node, self.MESSAGE.format(clause=self.code(node), move=self.code(move), how=how))
+                return
+
+    # -- try/except
+
+    def check_try(self, node: Union[cst.Try, cst.TryStar]) -> None:
+        move = self.first_move(node.body)
+        if move is None:
             return
         for handler in node.handlers:
-            if catch_class(handler, self.value_of) == "enoent":
-                continue
-            if catch_class(handler, self.value_of) == "some" and not self.catches_os_subclass(handler):
-                continue
-            body = list(_body(handler.body))
-            if self.handles(body, sources, handler):
-                continue
-            if not _ends_in_jump(body) and self.used_after(node, sources):
-                continue  # it falls through to code that goes on with the source: a fallback
-            self.report(handler, self.MESSAGE.format(clause=self.code(handler), function=self.code(moves[0].func)))
+            if self.catches_exdev(handler.type) and self.swallows(handler, self.functions[-1]):
+                if not self.falls_back_after(handler, self.functions[-1], node):
+                    self.report(handler, self.MESSAGE.format(clause=self.code(handler), move=self.code(move), how=self.HANDLER))
+            if handler.type is None or self.catches(handler.type, _ALL_OS_ERRORS):
+                return  # every later clause is too late for an OSError
 
-    def catches_os_subclass(self, handler: Handler) -> bool:
-        expression = handler.type
-        if expression is None:
+    def catches_exdev(self, expression: Optional[cst.BaseExpression]) -> bool:
+        return expression is None or self.catches(expression, EXDEV_CLASSES)
+
+    def catches(self, expression: cst.BaseExpression, classes: FrozenSet[str]) -> bool:
+        """Whether the ``except`` type ``expression`` names one of ``classes`` (a tuple,
+        or a name bound to one, may hold it)."""
+        if isinstance(expression, cst.Tuple):
+            return any(self.catches(e.value, classes) for e in expression.elements)
+        return _names_class(self.value_of(expression), classes)
+
+    def swallows(self, handler: Handler, function: Optional[Function]) -> bool:
+        """Whether no path through ``handler`` lets anyone learn the exception it caught."""
+        tainted: Set[str] = set()
+        if handler.name is not None and isinstance(handler.name.name, cst.Name):
+            tainted.add(handler.name.name.value)
+        body = handler.body
+        # ``msg = f"...{e}"`` makes ``msg`` the exception too, as long as it stays in the clause;
+        # anything else that takes it (``self.error = e``, a name read after the clause) keeps it.
+        changed = True
+        while changed:
+            changed = False
+            for target in self.assigned_from(body, tainted):
+                if isinstance(target, cst.Name) and self.local_to(target.value, handler, function):
+                    if target.value not in tainted:
+                        tainted.add(target.value)
+                        changed = True
+                else:
+                    return False
+        return not self.reveals(body, frozenset(tainted))
+
+    def assigned_from(self, node: cst.CSTNode, tainted: Set[str]) -> Iterator[cst.BaseExpression]:
+        """Targets of assignments in ``node`` whose value holds the exception."""
+        for current in _walk(node):
+            if isinstance(current, cst.Assign):
+                if self.mentions(current.value, tainted):
+                    yield from (t.target for t in current.targets)
+            elif isinstance(current, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr)):
+                if current.value is not None and self.mentions(current.value, tainted):
+                    yield current.target
+
+    def local_to(self, name: str, handler: Handler, function: Optional[Function]) -> bool:
+        """Whether ``name`` is a local variable that nothing outside ``handler`` reads."""
+        if function is None or not isinstance(function, cst.FunctionDef):
+            return False  # a module's or a class's variable: others can read it
+        stack: List[cst.CSTNode] = [function.body]
+        while stack:
+            current = stack.pop()
+            if isinstance(current, (cst.Global, cst.Nonlocal)) and any(n.name.value == name for n in current.names):
+                return False
+            if isinstance(current, cst.Name) and current.value == name:
+                return False
+            stack.extend(c for c in children(current) if c is not handler)
+        return True
+
+    def reveals(self, node: cst.CSTNode, tainted: FrozenSet[str]) -> bool:
+        """Whether ``node`` raises, falls back, exits, or hands on the exception."""
+        if isinstance(node, cst.Raise):
             return True
-        types = [e.value for e in expression.elements] if isinstance(expression, cst.Tuple) else [expression]
-        return any(self.value_of(t).callees & names.OS_ERROR_SUBCLASSES for t in types)
+        if isinstance(node, _SCOPES):
+            return self.mentions(node, tainted)  # a closure that keeps the exception
+        if isinstance(node, (cst.Return, cst.Yield)) and node.value is not None:
+            value = node.value
+            if isinstance(value, cst.From):
+                value = value.item
+            if self.mentions(value, tainted):
+                return True
+        if isinstance(node, cst.Call):
+            verdict = self.call_reveals(node, tainted)
+            if verdict is not None:
+                return verdict
+        return any(self.reveals(child, tainted) for child in children(node))
+
+    def call_reveals(self, call: cst.Call, tainted: FrozenSet[str]) -> Optional[bool]:
+        """True when ``call`` makes the error visible, False when nothing below it can,
+        None when its arguments decide."""
+        callees = self.value_of(call.func).callees
+        name = _call_name(call)
+        if self.is_fallback(call, callees, name) or callees & _EXIT_FUNCTIONS or callees & _PRINTS_CURRENT:
+            return True
+        if isinstance(call.func, cst.Attribute) and name in _EXIT_METHODS:
+            return True
+        definitions = self.definitions(call)
+        if definitions and (all(self.always_raises(d) for d in definitions) or any(self.falls_back(d) for d in definitions)):
+            return True
+        if name in _QUIET_LOG_METHODS:
+            return False  # whatever it is given, it goes nowhere anyone reads
+        if name == "log" and call.args and _quiet_level(call.args[0].value):
+            return False
+        if name in names.LOGGING_METHODS or name == "log":
+            if name == "exception" or any(
+                a.keyword is not None and a.keyword.value == "exc_info" and not _falsy(a.value) for a in call.args
+            ):
+                return True
+            return any(self.mentions(a.value, tainted) for a in call.args)
+        if callees & _PURE_FUNCTIONS or callees & _CURRENT_EXCEPTION or (
+            isinstance(call.func, cst.Attribute) and name in _PURE_METHODS
+        ):
+            return None
+        if any(self.mentions(a.value, tainted) for a in call.args):
+            return True  # passed on: ``errors.append(e)``, ``callback(e)``, ``print(e)``
+        return None
+
+    def is_fallback(self, call: cst.Call, callees: FrozenSet[str], name: Optional[str]) -> bool:
+        """A copy, move or link: by qualified name, as a path method, or by its name's words."""
+        if callees & _FALLBACK_FUNCTIONS or move_of(call, self.value_of) is not None:
+            return True
+        if callees & _NOT_FILE_COPIES or not call.args or name is None:
+            return False
+        return any(word in _FALLBACK_WORDS for word in name.lower().split("_"))
+
+    def mentions(self, node: cst.CSTNode, tainted: Union[Set[str], FrozenSet[str]]) -> bool:
+        """Whether ``node`` holds the exception: one of its names, or ``sys.exc_info()``."""
+        for current in _walk(node, into_scopes=True):
+            if isinstance(current, cst.Name) and current.value in tainted:
+                return True
+            if isinstance(current, cst.Call) and self.value_of(current.func).callees & _CURRENT_EXCEPTION:
+                return True
+        return False
+
+    # -- same-module helpers
+
+    def definitions(self, call: cst.Call) -> List[cst.FunctionDef]:
+        """The same-module functions ``call`` may call: what provenance resolves, else, for
+        a method of an object it cannot type (``manager.extraction_error()``), every
+        function or method of the module with that name."""
+        found = [d for d in self.value_of(call.func).defs if isinstance(d, cst.FunctionDef)]
+        if found or not isinstance(call.func, cst.Attribute):
+            return found
+        if self._by_name is None:
+            assert self.module is not None
+            self._by_name = {}
+            for node in _walk(self.module, into_scopes=True):
+                if isinstance(node, cst.FunctionDef):
+                    self._by_name.setdefault(node.name.value, []).append(node)
+        return self._by_name.get(call.func.attr.value, [])
+
+    def always_raises(self, function: cst.FunctionDef) -> bool:
+        """Whether every call of ``function`` ends in an exception or an exit: it says so
+        (``-> NoReturn``), or it has no ``return`` and its body raises on every path."""
+        known = self._raises.get(function)
+        if known is None:
+            self._raises[function] = False  # recursion: assume it returns
+            returns = function.returns
+            if returns is not None and _last_name(returns.annotation) in ("NoReturn", "Never"):
+                known = True
+            else:
+                statements = list(_statements(function.body))
+                leaves = any(isinstance(n, (cst.Return, cst.Yield)) for s in statements for n in _walk(s))
+                known = not leaves and self.block_raises(statements)
+            self._raises[function] = known
+        return known
+
+    def block_raises(self, statements: Sequence[cst.CSTNode]) -> bool:
+        return any(self.statement_raises(s) for s in statements)
+
+    def statement_raises(self, statement: cst.CSTNode) -> bool:
+        if isinstance(statement, cst.SimpleStatementLine):
+            return any(self.statement_raises(s) for s in statement.body)
+        if isinstance(statement, cst.Raise):
+            return True
+        if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call):
+            call = statement.value
+            if self.value_of(call.func).callees & _EXIT_FUNCTIONS:
+                return True
+            definitions = self.definitions(call)
+            return bool(definitions) and all(self.always_raises(d) for d in definitions)
+        if isinstance(statement, cst.If):
+            other = statement.orelse
+            if other is None:
+                return False
+            branch = [other] if isinstance(other, cst.If) else list(_statements(other.body))
+            return self.block_raises(list(_statements(statement.body))) and self.block_raises(branch)
+        if isinstance(statement, cst.With):
+            return self.block_raises(list(_statements(statement.body)))
+        if isinstance(statement, cst.Try):
+            if statement.finalbody is not None and self.block_raises(list(_statements(statement.finalbody.body))):
+                return True
+            return self.block_raises(list(_statements(statement.body))) and all(
+                self.block_raises(list(_statements(h.body))) for h in statement.handlers
+            )
+        return False
+
+    def falls_back(self, function: cst.FunctionDef) -> bool:
+        """Whether ``function`` copies or moves something itself: calling it is a fallback."""
+        known = self._falls_back.get(function)
+        if known is None:
+            self._falls_back[function] = False  # recursion
+            known = any(
+                self.is_fallback(call, self.value_of(call.func).callees, _call_name(call)) for call in calls_in(function.body)
+            )
+            self._falls_back[function] = known
+        return known
+
+    # -- with contextlib.suppress(...) / a suppressing @contextmanager
+
+    def suppressor(self, expression: cst.BaseExpression) -> Optional[str]:
+        """For a ``with`` item that swallows ``EXDEV``, how it does (for the message);
+        None when it lets the error through."""
+        if not isinstance(expression, cst.Call):
+            return None
+        value = self.value_of(expression.func)
+        if "contextlib.suppress" in value.callees:
+            if any(not a.star and a.keyword is None and self.catches_exdev(a.value) for a in expression.args):
+                return self.SUPPRESS
+            return None
+        found = sorted(
+            f"`{definition.name.value}` swallows it in `{self.code(handler)}` around its `yield`"
+            for definition in value.defs
+            if isinstance(definition, cst.FunctionDef) and self.is_context_manager(definition)
+            for handler in [self.swallower(definition)]
+            if handler is not None
+        )
+        return found[0] if found else None
+
+    def is_context_manager(self, function: cst.FunctionDef) -> bool:
+        return any(self.value_of(d.decorator).callees & _CONTEXT_MANAGER_DECORATORS for d in function.decorators)
+
+    def swallower(self, function: cst.FunctionDef) -> Optional[Handler]:
+        """The clause of ``function`` that catches an exception thrown at its ``yield``
+        and swallows it, if any."""
+        if function in self._swallowers:
+            return self._swallowers[function]
+        found: Optional[Handler] = None
+        for node in _walk(function.body):
+            if not isinstance(node, (cst.Try, cst.TryStar)):
+                continue
+            if not any(isinstance(n, cst.Yield) for n in _walk(node.body)):
+                continue
+            for handler in node.handlers:
+                if self.catches_exdev(handler.type) and self.swallows(handler, function):
+                    found = handler
+                    break
+                if handler.type is None or self.catches(handler.type, _ALL_OS_ERRORS):
+                    break
+            if found is not None:
+                break
+        self._swallowers[function] = found
+        return found
+
+    # -- the code after the clause
+
+    def falls_back_after(self, node: cst.CSTNode, function: Optional[Function], statement: Optional[cst.CSTNode] = None) -> bool:
+        """Whether, when ``node`` (a clause, or a suppressing ``with``) lets the program go on,
+        the code after it copies or moves: ``try: os.link(a, b); return / except OSError:
+        pass / shutil.copy2(a, b)``. A move guarded by a ``try`` of its own is no fallback:
+        its failure is caught again."""
+        body = _statements(node.body) if isinstance(node, (cst.ExceptHandler, cst.ExceptStarHandler)) else []
+        last = body[-1] if body else None
+        if isinstance(last, cst.SimpleStatementLine) and last.body and isinstance(last.body[-1], cst.Return):
+            return False
+        leaves_loop = isinstance(last, cst.SimpleStatementLine) and bool(last.body) and isinstance(last.body[-1], (cst.Continue, cst.Break))
+        root: Optional[cst.CSTNode] = function.body if isinstance(function, cst.FunctionDef) else self.module
+        if root is None:
+            return False
+        blocks = _following(root, statement if statement is not None else node, leaves_loop)
+        if isinstance(statement, (cst.Try, cst.TryStar)) and statement.finalbody is not None:
+            blocks.insert(0, statement.finalbody)
+        for block in blocks:
+            for call in calls_in(block):
+                if self.is_fallback(call, self.value_of(call.func).callees, _call_name(call)) and not _guarded(block, call):
+                    return True
+        return False
+
+    # -- helpers
+
+    def first_move(self, body: cst.CSTNode) -> Optional[cst.Call]:
+        """The first rename, move, copy or link ``body`` runs (in its own scope) whose
+        failure can leave it, or a call it hands one to (``asyncio.to_thread(os.replace,
+        a, b)``). A move inside an inner ``try`` whose clause takes every ``OSError`` and
+        never raises fails into that clause, not out of ``body``."""
+        stack: List[cst.CSTNode] = [body]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Call):
+                if self.value_of(node.func).callees & names.MOVE_LIKE_FUNCTIONS or move_of(node, self.value_of) is not None:
+                    return node
+                if any(self.value_of(a.value).callees & names.MOVE_LIKE_FUNCTIONS for a in node.args):
+                    return node
+            inner = children(node)
+            if isinstance(node, (cst.Try, cst.TryStar)) and any(self.absorbs(h) for h in node.handlers):
+                inner = [c for c in inner if c is not node.body]
+            stack.extend(c for c in reversed(inner) if not isinstance(c, _SCOPES))
+        return None
+
+    def absorbs(self, handler: Handler) -> bool:
+        """Whether ``handler`` takes every ``OSError`` and lets none out again."""
+        takes_all = handler.type is None or self.catches(handler.type, _ALL_OS_ERRORS)
+        return takes_all and not any(isinstance(n, cst.Raise) for n in _walk(handler.body))
 
     def code(self, node: cst.CSTNode) -> str:
         assert self.module is not None
         return snippet(self.module.code_for_node(node))
 
-    def move_source(self, call: cst.Call) -> Optional[cst.BaseExpression]:
-        callees = self.value_of(call.func).callees
-        for callee in callees:
-            index = names.MOVE_LIKE_FUNCTIONS.get(callee)
-            if index is not None:
-                args = [a for a in call.args if a.keyword is None and not a.star]
-                return args[index].value if len(args) > index else call
-        move = move_of(call, self.value_of)
-        if move is not None:
-            return move.source
-        return None
 
-    # -- does the clause deal with the failure?
-
-    def handles(self, statements: Sequence[cst.CSTNode], sources: Set[str], handler: Handler) -> bool:
-        """Whether every way through ``statements`` deals with the failure."""
-        for statement in statements:
-            if self.deals(statement, sources, handler):
-                return True
-        return False
-
-    def deals(self, node: cst.CSTNode, sources: Set[str], handler: Handler) -> bool:
-        if isinstance(node, cst.SimpleStatementLine):
-            return self.handles(node.body, sources, handler)
-        if isinstance(node, cst.Raise):
-            return True
-        if isinstance(node, cst.Return):
-            return self.visible_return(node)
-        if isinstance(node, cst.If):
-            other = node.orelse
-            if other is None:
-                return False
-            branch = [other] if isinstance(other, cst.If) else list(_body(other.body))
-            return self.handles(list(_body(node.body)), sources, handler) and self.handles(branch, sources, handler)
-        if isinstance(node, (cst.With, cst.For, cst.While)):
-            return self.handles(list(_body(node.body)), sources, handler)
-        if isinstance(node, cst.Try):
-            return self.handles(list(_body(node.body)), sources, handler) or (
-                node.finalbody is not None and self.handles(list(_body(node.finalbody.body)), sources, handler)
-            )
-        if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
-            value = node.value
-            if value is not None and self.mentions_exception(value, handler):
-                return True  # ``self.error = exc``
-            if isinstance(value, cst.Name) and value.value == "False":
-                return True  # ``ok = False``: a flag someone reads
-        if isinstance(node, cst.BaseSmallStatement) or isinstance(node, cst.BaseExpression):
-            return any(self.call_deals(call, sources, handler) for call in calls_in(node))
-        return False
-
-    def call_deals(self, call: cst.Call, sources: Set[str], handler: Handler) -> bool:
-        callees = self.value_of(call.func).callees
-        method = call.func.attr.value if isinstance(call.func, cst.Attribute) else None
-        if self.move_source(call) is not None:
-            return True  # a fallback copy or move
-        if callees & names.CLEANUP_FUNCTIONS or method in ("unlink", "rmdir"):
-            target: Optional[cst.BaseExpression] = None
-            if isinstance(call.func, cst.Attribute) and method in ("unlink", "rmdir") and not callees & names.CLEANUP_FUNCTIONS:
-                target = call.func.value
-            elif call.args:
-                target = call.args[0].value
-            if target is not None and any(isinstance(n, cst.Name) and n.value in sources for n in _names(target)):
-                return True  # removes what it was moving
-        if callees & _ENDING_FUNCTIONS or method in _ENDING_METHODS:
-            return True
-        reporting = bool(callees & _REPORTING_FUNCTIONS) or method in _REPORTING_METHODS
-        if not reporting and any(self.mentions_exception(arg.value, handler) for arg in call.args):
-            return True  # hands the exception on: ``errors.append(exc)``, ``callback(exc)``
-        if not reporting and any(n.value in sources for arg in call.args for n in _names(arg.value) if isinstance(n, cst.Name)):
-            return True  # does something else with the source: ``copy_function(src, dst)``
-        return False
-
-    def used_after(self, node: cst.CSTNode, sources: Set[str]) -> bool:
-        """Whether code after the ``try`` (in the enclosing blocks) reads the source."""
-        function = self.functions[-1]
-        root: Optional[cst.CSTNode] = function.body if function is not None else self.module
-        assert root is not None
-        found = False
-        for block in _blocks_holding(root, node):
-            statements = list(_body(block))
-            index = next(i for i, s in enumerate(statements) if s is node or _contains(s, node))
-            for statement in statements[index + 1:]:
-                if any(isinstance(n, cst.Name) and n.value in sources for n in _names(statement)):
-                    found = True
-        return found
-
-    def mentions_exception(self, node: cst.CSTNode, handler: Handler) -> bool:
-        if handler.name is None or not isinstance(handler.name.name, cst.Name):
-            return False
-        name = handler.name.name.value
-        return any(isinstance(n, cst.Name) and n.value == name for n in _names(node))
-
-    def visible_return(self, node: cst.Return) -> bool:
-        value = node.value
-        if value is not None and not (isinstance(value, cst.Name) and value.value == "None"):
-            return True
-        function = self.functions[-1]
-        if function is None:
-            return False
-        # ``return None`` tells the caller something when other returns give a value.
-        found = self._returns_values.get(function)
-        if found is None:
-            found = any(
-                isinstance(n, cst.Return) and n.value is not None and not (isinstance(n.value, cst.Name) and n.value.value == "None")
-                for n in _names(function.body)
-            )
-            self._returns_values[function] = found
-        return found
-
-    def removes(self, statements: Sequence[cst.CSTNode], sources: Set[str]) -> bool:
-        for statement in statements:
-            for call in calls_in(statement):
-                callees = self.value_of(call.func).callees
-                method = call.func.attr.value if isinstance(call.func, cst.Attribute) else None
-                if callees & names.CLEANUP_FUNCTIONS and call.args:
-                    target: cst.CSTNode = call.args[0].value
-                elif isinstance(call.func, cst.Attribute) and method in ("unlink", "rmdir"):
-                    target = call.func.value
-                else:
-                    continue
-                if any(isinstance(n, cst.Name) and n.value in sources for n in _names(target)):
-                    return True
-        return False
+def _names_class(value: Value, classes: FrozenSet[str]) -> bool:
+    if value.callees & classes:
+        return True
+    return value.elements is not None and any(_names_class(e, classes) for e in value.elements)
 
 
-def _ends_in_jump(statements: Sequence[cst.CSTNode]) -> bool:
-    last = statements[-1] if statements else None
-    if isinstance(last, cst.SimpleStatementLine):
-        last = last.body[-1] if last.body else None
-    return isinstance(last, (cst.Continue, cst.Break, cst.Return, cst.Raise))
+def _call_name(call: cst.Call) -> Optional[str]:
+    func = call.func
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    if isinstance(func, cst.Name):
+        return func.value
+    return None
 
 
-def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
-    return any(n is inner for n in _names(outer))
+def _last_name(expression: cst.BaseExpression) -> Optional[str]:
+    """``NoReturn`` of ``NoReturn``, ``typing.NoReturn`` or ``"NoReturn"``."""
+    if isinstance(expression, cst.Attribute):
+        return expression.attr.value
+    if isinstance(expression, cst.Name):
+        return expression.value
+    if isinstance(expression, cst.SimpleString):
+        text = expression.evaluated_value
+        return text.rsplit(".", 1)[-1] if isinstance(text, str) else None
+    return None
 
 
-def _blocks_holding(root: cst.CSTNode, node: cst.CSTNode) -> List[cst.CSTNode]:
-    """The blocks (module, indented blocks) on the way from ``root`` down to ``node``."""
-    found: List[cst.CSTNode] = []
-    current = root
-    while current is not node:
-        if isinstance(current, (cst.Module, cst.IndentedBlock)):
-            found.append(current)
-        for child in children(current):
-            if child is node or _contains(child, node):
-                current = child
-                break
-        else:
-            break
-        if isinstance(current, (cst.FunctionDef, cst.ClassDef)) and current is not root:
-            found = []
-    return found
+def _quiet_level(level: cst.BaseExpression) -> bool:
+    """``logging.DEBUG``, ``DEBUG``, or a number below ``logging.INFO`` (20)."""
+    if isinstance(level, cst.Attribute):
+        return level.attr.value in _QUIET_LEVELS
+    if isinstance(level, cst.Name):
+        return level.value in _QUIET_LEVELS
+    return isinstance(level, cst.Integer) and int(level.value, 0) < 20
 
 
-def _body(suite: cst.CSTNode) -> Sequence[cst.CSTNode]:
+def _falsy(value: cst.BaseExpression) -> bool:
+    return isinstance(value, cst.Name) and value.value in ("False", "None") or isinstance(value, cst.Integer) and value.value == "0"
+
+
+def _walk(node: cst.CSTNode, into_scopes: bool = False) -> Iterator[cst.CSTNode]:
+    """``node`` and everything below it, not entering nested functions and classes
+    unless ``into_scopes``."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        for child in reversed(children(current)):
+            if into_scopes or not isinstance(child, _SCOPES):
+                stack.append(child)
+
+
+def _inside(node: cst.CSTNode, outer: cst.CSTNode) -> bool:
+    return any(n is node for n in _walk(outer, into_scopes=True))
+
+
+def _statements(suite: cst.CSTNode) -> Sequence[cst.CSTNode]:
     """The statements of a suite or module (``body`` is typed per node class)."""
     body: Sequence[cst.CSTNode] = getattr(suite, "body")
     return body
 
 
-def _names(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(children(current))
+def _following(root: cst.CSTNode, node: cst.CSTNode, leaves_loop: bool) -> List[cst.CSTNode]:
+    """What runs after ``node`` (a statement, or a clause of one) completes: the statements
+    after it in each enclosing block of ``root``, the ``finally`` of a ``try`` it is in,
+    a loop's ``else``. With ``leaves_loop`` (it ends in ``continue``/``break``), the rest of the
+    innermost loop's body is skipped."""
+    levels: List[List[cst.CSTNode]] = []
+    loop_depth = 0
+    current = root
+    while current is not node:
+        child = next((c for c in children(current) if c is node or _inside(node, c)), None)
+        if child is None or isinstance(child, _SCOPES):
+            break
+        if isinstance(current, (cst.Module, cst.IndentedBlock)):
+            statements = list(_statements(current))
+            levels.append(statements[statements.index(child) + 1:])
+        elif isinstance(current, (cst.For, cst.While)):
+            if current.orelse is not None:
+                levels.append([current.orelse])
+            loop_depth = len(levels)
+        elif isinstance(current, (cst.Try, cst.TryStar)) and current.finalbody is not None and child is not current.finalbody:
+            levels.append([current.finalbody])
+        current = child
+    if leaves_loop and loop_depth:
+        levels = levels[:loop_depth]
+    return [statement for level in levels for statement in level]
+
+
+def _guarded(root: cst.CSTNode, call: cst.Call) -> bool:
+    """Whether ``call`` sits in the body of a ``try`` (below ``root``) that has handlers."""
+    for node in _walk(root):
+        if isinstance(node, (cst.Try, cst.TryStar)) and node.handlers and _inside(call, node.body):
+            return True
+    return False

@@ -71,15 +71,22 @@ class Scan:
         return answer
 
     def has_guarded_move_call(self) -> bool:
-        """Whether a ``try`` with handlers may hold a rename/move/copy/link call in its
-        body (sound over-approximation of what XDV202 looks at)."""
+        """Whether a ``try`` with handlers, a ``with contextlib.suppress(...)`` or a ``with``
+        of a same-module ``@contextmanager`` may hold a rename/move/copy/link call in its
+        body (sound over-approximation of what XDV202 looks at).
+
+        A ``with`` counts only in a file that says ``suppress`` or ``contextmanager``:
+        ``contextlib.suppress`` is spelled so however it is imported or aliased, and the
+        context manager must be decorated in the same file.
+        """
         answer = self._answers.get("guarded-move")
         if answer is None:
+            tries = "except" in self.text and _TRY.search(self.text) is not None
+            withs = "suppress" in self.text or "contextmanager" in self.text
             answer = (
-                "except" in self.text
-                and _TRY.search(self.text) is not None
+                (tries or withs)
                 and _text_may_guard_move(self.text)
-                and _has_guarded_move_call(self.tree)
+                and _has_guarded_move_call(self.tree, withs)
             )
             self._answers["guarded-move"] = answer
         return answer
@@ -437,7 +444,9 @@ def _names_imported_from_move_modules(text: str) -> Set[str]:
 _TRY_NODES: Tuple[type, ...] = (ast.Try, ast.TryStar) if sys.version_info >= (3, 11) else (ast.Try,)
 
 
-def _has_guarded_move_call(tree: Optional[ast.AST]) -> bool:
+def _has_guarded_move_call(tree: Optional[ast.AST], withs: bool) -> bool:
+    """Whether a ``try`` with handlers (or, with ``withs``, any ``with``) holds a move-like
+    call or hands a move-like function to one."""
     if tree is None:
         return True
     nodes = list(ast.walk(tree))
@@ -472,36 +481,34 @@ def _has_guarded_move_call(tree: Optional[ast.AST]) -> bool:
                     (aliases if moving else modules).add(target.id)
                 elif isinstance(target, ast.Attribute):
                     (attribute_aliases if moving else modules).add(target.attr)
-    for node in nodes:
-        if not isinstance(node, _TRY_NODES):
-            continue
-        node = cast(ast.Try, node)  # a ``TryStar`` has the same fields
-        if not node.handlers:
-            continue
-        for call in (c for statement in node.body for c in ast.walk(statement) if isinstance(c, ast.Call)):
-            func = call.func
-            if isinstance(func, ast.Name):
-                if func.id in aliases:
+    guarded = [
+        cast(ast.Try, node).body  # a ``TryStar`` has the same fields
+        for node in nodes
+        if isinstance(node, _TRY_NODES) and cast(ast.Try, node).handlers
+        or withs and isinstance(node, (ast.With, ast.AsyncWith))
+    ]
+    for body in guarded:
+        for node in (n for statement in body for n in ast.walk(statement)):
+            if isinstance(node, ast.Name):
+                if node.id in aliases:
+                    return True  # called, or handed to a call: ``to_thread(mv, a, b)``
+            elif isinstance(node, ast.Attribute):
+                if node.attr in attribute_aliases:
                     return True
-                continue
-            if not isinstance(func, ast.Attribute):
-                continue
-            if func.attr in attribute_aliases:
-                return True
-            if func.attr not in _GUARDED_MOVE_ATTRIBUTES:
-                continue
-            receiver = func.value
-            if isinstance(receiver, ast.Name) and receiver.id in modules:
-                return True
-            if isinstance(receiver, ast.Attribute) and receiver.attr in modules:
-                return True
-            if func.attr in names.MOVE_METHODS:
+                if node.attr not in _GUARDED_MOVE_ATTRIBUTES:
+                    continue
+                receiver = node.value
+                if isinstance(receiver, ast.Name) and receiver.id in modules:
+                    return True
+                if isinstance(receiver, ast.Attribute) and receiver.attr in modules:
+                    return True
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in names.MOVE_METHODS:
                 # A method on a path takes one argument, the target: ``str.replace`` takes two.
-                positional = [a for a in call.args if not isinstance(a, ast.Starred)]
-                keywords = {k.arg for k in call.keywords}
+                positional = [a for a in node.args if not isinstance(a, ast.Starred)]
+                keywords = {k.arg for k in node.keywords}
                 if len(positional) == 1 and not keywords or not positional and keywords == {"target"}:
                     return True
-                if any(isinstance(a, ast.Starred) for a in call.args) or None in keywords:
+                if any(isinstance(a, ast.Starred) for a in node.args) or None in keywords:
                     return True
     return False
 
