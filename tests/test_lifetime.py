@@ -209,3 +209,218 @@ def test_handler_using_the_temp_gets_no_fix() -> None:
         """
     )
     assert found.leaking and not found.handler_fixes
+
+
+def by_handle(source: str) -> dict:
+    return {l.temp.handle: l for l in lifetimes(source)}
+
+
+def test_creation_shapes() -> None:
+    found = by_handle(
+        """
+        import functools, os, tempfile
+        from pathlib import Path
+        make = functools.partial(tempfile.NamedTemporaryFile, delete=False)
+        def f(out):
+            a = tempfile.NamedTemporaryFile(delete=False).name
+            b = tempfile.NamedTemporaryFile(suffix=".mp4").name
+            c = os.path.join(tempfile.mkdtemp(), "x")
+            d = out or Path(tempfile.mkdtemp())
+            e = make()
+            g = tempfile.NamedTemporaryFile(suffix=".mp4")
+        """
+    )
+    assert set(found) == {"a", "b", "c", "d", "e"}  # ``g`` deletes its file on close
+    assert (found["a"].temp.kind, found["a"].temp.named) == (FILE, False)
+    assert (found["b"].temp.kind, found["b"].temp.named) == (FILE, True)  # a name, as from ``mktemp``
+    assert found["c"].temp.inside and found["c"].temp.kind == DIRECTORY
+    assert found["d"].temp.conditional and "out" in found["d"].temp.guards
+    assert found["e"].temp.kind == FILE_OBJECT and found["e"].temp.factory == "tempfile.NamedTemporaryFile"
+
+
+def test_a_call_argument_is_used_not_handed_off() -> None:
+    for use in ("run(path=tmp)", "subprocess.run(['x', tmp])", "run(os.path.join(tmp, 'x'))", "return run(tmp)"):
+        (found,) = lifetimes(f"import os, subprocess, tempfile\ndef f(run):\n    tmp = tempfile.mkdtemp()\n    {use}\n")
+        assert not found.handed_off and found.never_released, use
+
+
+def test_real_hand_offs() -> None:
+    for statement in (
+        "return Result(tmp)", "return [tmp]", "return {'path': tmp}", "return os.path.join(tmp, 'x')",
+        "holder = [tmp]\n    return holder", "jobs.append(tmp)", "jobs[0] = tmp", "holder = []\n    holder.append(tmp)\n    return holder",
+    ):
+        source = f"import os, tempfile\nclass Result:\n    pass\ndef f(jobs):\n    tmp = tempfile.mkdtemp()\n    {statement}\n"
+        found = by_handle(source)["tmp"]
+        assert found.handed_off and not found.never_released, statement
+
+
+def test_a_local_holder_that_stays_local_hands_nothing_off() -> None:
+    found = by_handle("import tempfile\ndef f():\n    tmp = tempfile.mkdtemp()\n    holder = [tmp]\n    print(holder)\n")["tmp"]
+    assert not found.handed_off and found.never_released
+
+
+def test_a_store_on_self_hands_off_only_where_the_class_removes_it() -> None:
+    source = """
+        import shutil, tempfile
+        class Kept:
+            def make(self):
+                tmp = tempfile.mkdtemp()
+                self.dir = tmp
+        class Removed:
+            def make(self):
+                tmp = tempfile.mkdtemp()
+                self.dirs.append(tmp)
+            def close(self):
+                while self.dirs:
+                    shutil.rmtree(self.dirs.pop())
+        class Base:
+            def close(self):
+                shutil.rmtree(self.root)
+        class Derived(Base):
+            def __init__(self):
+                self.root = tempfile.mkdtemp()
+    """
+    kept, removed = lifetimes(source)  # both ``tmp``: in source order
+    assert kept.never_released and kept.kept_on == "self.dir"
+    assert removed.handed_off and not removed.never_released
+    # ``self.root`` in ``Derived`` is not followed at all: its base class removes it.
+
+
+def test_the_standard_librarys_state_is_no_owner() -> None:
+    found = by_handle("import sys, tempfile\ndef f():\n    d = tempfile.mkdtemp()\n    sys.path.insert(0, d)\n")["d"]
+    assert not found.handed_off and found.never_released
+
+
+def test_enter_owns_what_it_stores_until_it_returns() -> None:
+    (found,) = lifetimes(
+        """
+        import shutil, tempfile
+        class Box:
+            def __enter__(self):
+                self.root = tempfile.mkdtemp()
+                self.server = start(self.root)
+                return self
+            def __exit__(self, *exc):
+                shutil.rmtree(self.root)
+        """
+    )
+    assert found.leaking and code(found.leaks[0].origin) == "self.server = start(self.root)"
+    assert found.wrap is not None
+
+
+def test_a_context_manager_owns_what_it_yields() -> None:
+    found = by_handle(
+        """
+        import contextlib, os, shutil, tempfile
+        @contextlib.contextmanager
+        def lent(dst):
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(dst))
+            with os.fdopen(fd, "wb") as f:
+                yield f
+        @contextlib.contextmanager
+        def owned():
+            d = tempfile.mkdtemp()
+            try:
+                yield d
+            finally:
+                shutil.rmtree(d)
+        def generator():
+            d = tempfile.mkdtemp()
+            yield d
+        """
+    )
+    assert found["tmp"].leaking and "yield f" in {code(l.origin) for l in found["tmp"].leaks}
+    assert found["d"].handed_off and not found["d"].leaking
+
+
+def test_cleanup_guarded_elsewhere_or_after_other_steps() -> None:
+    for finally_block in (
+        "if os.path.exists(tmp):\n            os.remove(tmp)",
+        "f.close()\n        log.info('done')\n        os.unlink(tmp)",
+        "if created:\n            os.unlink(tmp)",
+        "_drop(path=tmp)",
+        "self._remove(tmp)",
+    ):
+        source = (
+            "import os, tempfile\n"
+            "def _drop(path):\n    if os.path.exists(path):\n        os.remove(path)\n"
+            "class C:\n"
+            "  def _remove(self, p):\n    os.unlink(p)\n"
+            "  def f(self, f, log, dst):\n"
+            "    created = False\n"
+            "    fd, tmp = tempfile.mkstemp()\n"
+            "    created = True\n"
+            "    try:\n"
+            "        os.write(fd, b'x')\n"
+            "        os.replace(tmp, dst)\n"
+            "    finally:\n"
+            f"        {finally_block}\n"
+        )
+        (found,) = lifetimes(source)
+        assert found.handed_off and not found.leaking, finally_block
+
+
+def test_a_moves_own_failure_counts_only_across_locations() -> None:
+    template = "import os, shutil, tempfile\ndef f(dst):\n    fd, tmp = tempfile.mkstemp({dir})\n    os.close(fd)\n    {move}\n"
+    same = lifetimes(template.format(dir="dir=os.path.dirname(dst)", move="os.replace(tmp, dst)"))[0]
+    assert same.handed_off and not same.leaking
+    across = lifetimes(template.format(dir="", move="os.replace(tmp, dst)"))[0]
+    assert across.leaking and code(across.leaks[0].origin) == "os.replace(tmp, dst)"
+    fallback = lifetimes(template.format(
+        dir="dir=os.path.dirname(dst)", move="try:\n        os.rename(tmp, dst)\n    except OSError:\n        shutil.copy(tmp, dst)"
+    ))[0]
+    assert fallback.leaking and fallback.leaks[0].exit == "carries on"
+
+
+def test_never_released_leaves_out_what_others_remove() -> None:
+    found = by_handle(
+        """
+        import os, shutil, tempfile
+        def f(logdir, run):
+            kept = tempfile.mkdtemp()
+            chosen = tempfile.mkdtemp(dir=logdir)
+            scratch = tempfile.TemporaryDirectory()
+            outer = tempfile.mkdtemp()
+            fd, inner = tempfile.mkstemp(dir=outer)
+            run(kept, chosen, scratch, inner)
+            shutil.rmtree(outer)
+            def stop():
+                shutil.rmtree(closed)
+            closed = tempfile.mkdtemp()
+            run(stop)
+        """
+    )
+    assert found["kept"].never_released
+    assert not found["chosen"].never_released  # made in a directory the code chose
+    assert not found["scratch"].never_released  # its finalizer removes it
+    assert "inner" not in found  # inside ``outer``, which goes
+    assert not found["closed"].never_released  # a closure removes it
+
+
+def test_every_leak_is_kept_and_the_first_in_source_order_comes_first() -> None:
+    steps = "\n".join(f"    step{i}(tmp)" for i in range(30))
+    source = f"import os, tempfile\ndef f(dst):\n    tmp = tempfile.mkdtemp()\n{steps}\n    os.rename(tmp, dst)\n"
+    (found,) = lifetimes(source)
+    assert len(found.leaks) == 31  # thirty steps and the move: no cap drops any
+    assert code(found.leaks[0].origin) == "step0(tmp)"
+    handlers = "\n".join(f"    try:\n        step{i}(tmp)\n    except OSError:\n        pass" for i in range(20))
+    source = f"import os, tempfile\ndef f(dst):\n    tmp = tempfile.mkdtemp()\n{handlers}\n    os.rename(tmp, dst)\n"
+    (found,) = lifetimes(source)
+    assert {code(l.origin) for l in found.leaks} >= {f"step{i}(tmp)" for i in range(20)}
+    assert code(found.leaks[0].origin) == "step0(tmp)"
+
+
+def test_a_same_module_generator_called_beside_a_temp() -> None:
+    (found,) = lifetimes(
+        """
+        import os, tempfile
+        def items():
+            yield 1
+        def f(dst):
+            fd, tmp = tempfile.mkstemp()
+            os.close(fd)
+            list(items())
+            os.replace(tmp, dst)
+        """
+    )
+    assert found.leaking

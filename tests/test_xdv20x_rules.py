@@ -1,4 +1,4 @@
-"""XDV201/XDV202 as rules: their documentation examples, registration and the cheap scan."""
+"""XDV201/XDV202/XDV203 as rules: their documentation examples, registration and the cheap scan."""
 
 from __future__ import annotations
 
@@ -13,11 +13,12 @@ from xdevlint.engine import lint_source
 from xdevlint.rules.rule import code_blocks
 from xdevlint.rules.xdv201_temp_not_cleaned_on_error import TempNotCleanedOnError
 from xdevlint.rules.xdv202_swallowed_move_error import SwallowedMoveError
+from xdevlint.rules.xdv203_temp_never_removed import TempNeverRemoved
 from xdevlint.stages.scan import Scan
 from tests.fixture_cases import FIXTURES, case_files, fixture_config
 from tests.process import run
 
-RULES = (TempNotCleanedOnError, SwallowedMoveError)
+RULES = (TempNotCleanedOnError, SwallowedMoveError, TempNeverRemoved)
 
 
 def codes(source: str, rule: type) -> list:
@@ -38,6 +39,7 @@ def test_documentation(rule: type) -> None:
 def test_registered() -> None:
     assert registry.by_code("XDV201") is TempNotCleanedOnError
     assert registry.by_code("XDV202") is SwallowedMoveError
+    assert registry.by_code("XDV203") is TempNeverRemoved
     assert set(registry.select(["XDV2"], [])) == set(RULES)
 
 
@@ -53,6 +55,11 @@ def test_cheap_scan_rules_out_unrelated_files() -> None:
     # Stored on the object, or cleaned by its context manager: nothing to track.
     stored = "import tempfile\nself.tmp = tempfile.mkdtemp()\nwith tempfile.TemporaryDirectory() as d:\n    pass\n"
     assert not TempNotCleanedOnError.may_apply(Scan(stored), DEFAULT)
+    assert not TempNeverRemoved.may_apply(Scan(stored), DEFAULT)
+    # Removed by the function itself, or deleted on close: never kept.
+    removed = "import os, tempfile\ndef f():\n    fd, p = tempfile.mkstemp()\n    os.unlink(p)\n    g = tempfile.NamedTemporaryFile()\n"
+    assert not TempNeverRemoved.may_apply(Scan(removed), DEFAULT)
+    assert TempNeverRemoved.may_apply(Scan("import tempfile\ndef f():\n    d = tempfile.mkdtemp()\n    print(d)\n"), DEFAULT)
 
 
 def test_per_file_ignores_silence_tests() -> None:
@@ -153,3 +160,14 @@ def test_messages_do_not_depend_on_hash_order(tmp_path: Path) -> None:
     ]
     assert outputs[0] == outputs[1]
     assert outputs[0].count('"XDV202"') >= 20
+
+
+@pytest.mark.parametrize("code", ["XDV201", "XDV203"])
+def test_fixture_balance_per_rule(code: str) -> None:
+    """Each temp rule's own fixtures: at least as many must-not-flag as must-flag."""
+    from tests.fixture_cases import FIXTURES, case_files, expected_findings
+
+    cases = [p for p in case_files() if p.relative_to(FIXTURES).parts[0] == code]
+    flagged = [p for p in cases if any(c == code for _, _, c in expected_findings(p))]
+    assert len(flagged) >= 10
+    assert len(cases) - len(flagged) >= len(flagged)

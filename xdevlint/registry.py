@@ -10,8 +10,11 @@ from xdevlint.rules.xdv101_cross_mount_rename import CrossMountRename
 from xdevlint.rules.xdv102_temp_rename_elsewhere import TempRenameElsewhere
 from xdevlint.rules.xdv201_temp_not_cleaned_on_error import TempNotCleanedOnError
 from xdevlint.rules.xdv202_swallowed_move_error import SwallowedMoveError
+from xdevlint.rules.xdv203_temp_never_removed import TempNeverRemoved
 
-ALL_RULES: Tuple[Type[Rule], ...] = (CrossMountRename, TempRenameElsewhere, TempNotCleanedOnError, SwallowedMoveError)
+ALL_RULES: Tuple[Type[Rule], ...] = (
+    CrossMountRename, TempRenameElsewhere, TempNotCleanedOnError, SwallowedMoveError, TempNeverRemoved,
+)
 
 PREFIX = "XDV"
 

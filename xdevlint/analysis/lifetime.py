@@ -1,37 +1,59 @@
-"""Temp lifetimes: whether a temp file or directory is removed on every error path.
+"""Temp lifetimes: who owns a temp file or directory, and whether every path lets go of it.
 
-For each temp a function creates and holds in a name (``fd, tmp = mkstemp()``,
-``d = mkdtemp()``, ``f = NamedTemporaryFile(delete=False)``, ``d = TemporaryDirectory()``
+For each temp a function creates and holds (``fd, tmp = mkstemp()``, ``d = mkdtemp()``,
+``f = NamedTemporaryFile(delete=False)``, ``p = NamedTemporaryFile().name``,
+``p = os.path.join(mkdtemp(), "x")``, ``d = out or Path(mkdtemp())``, the call of a
+``functools.partial`` factory, ``self.tmp = mkdtemp()``, ``TemporaryDirectory()``
 outside ``with``, or a same-module helper that returns one of those), a small abstract
 interpreter walks the function's statements with the temp's status on every path:
-absent, live, removed, moved away, or handed off (returned, yielded, stored on an
-object or in a container, registered for cleanup with ``atexit``/``addCleanup``/...).
-A statement that can raise sends the statuses of that moment to the handlers that may
-catch the exception, or out of the function; ``finally`` runs on every way out.
+absent, live, removed, moved away, or handed off.
 
-A temp *leaks on an error path* when some path that went through an exception leaves
-the function, or starts the loop's next iteration, with the temp still live, while the
-normal path does hand it off. A temp the normal path never hands off is left alone:
-the code keeps it on purpose (or loses it on every path, which is another problem).
+Only real transfers hand a temp off: ``return``/``yield`` to a caller; a store on
+``self`` where some method of the class removes or moves it (otherwise the class keeps
+it, and is checked as its owner); a container or constructed object holding it that is
+itself returned or stored; a cleanup registration (``atexit``, ``addCleanup``,
+``ExitStack.callback``, ``weakref.finalize``). A temp passed as an ordinary call
+argument (``run(path=tmp)``, ``subprocess.run([..., tmp])``, a path derived from it) is
+used, not handed off. A ``@contextmanager`` owns what it yields, since the caller's
+exception arrives at its ``yield``; and ``__enter__`` owns what it stores on ``self``
+until it returns, since ``__exit__`` never runs when ``__enter__`` raises.
+
+A statement that can raise sends the statuses of that moment to the handlers that may
+catch the exception, or out of the function; ``finally`` runs on every way out. A
+move's own failure starts an error path only when the move crosses locations (what
+XDV101/XDV102 flag) or its handler falls back to a copy: the same-directory
+``os.replace`` of an atomic write is the recommended idiom, not a leak.
+
+Two verdicts come out of it, one ``Lifetime`` per creation:
+- the temp *leaks on an error path* (XDV201) when some path that went through an
+  exception leaves the function, or starts the loop's next iteration, with the temp
+  still live, while a normal path does remove, move or hand it off;
+- the temp is *never released* (XDV203) when no statement removes, moves, hands off or
+  registers it (nor, kept on ``self``, any method of its class): every call leaves it.
+
 Ownership handed to the caller moves the obligation: the helper that returns a temp is
 checked up to its ``return``, and each caller's call is a creation of its own.
 
-The result is a ``Lifetime`` per creation call, with what a fix needs: the handlers
-into which cleanup can be inserted safely, and the statements a ``try`` could wrap.
+Everything here is deterministic: sets are only tested, never iterated to choose, and
+findings are ordered by source position.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+import sys
+from dataclasses import dataclass, field, replace
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
+from xdevlint.analysis.locations import TEMP
+from xdevlint.analysis.moves import move_of
 from xdevlint.analysis.provenance import ProvenanceProvider
 from xdevlint.analysis.tree import children
-from xdevlint.analysis.values import EMPTY, Value
+from xdevlint.analysis.values import EMPTY, STR, Value
 
 #: What a temp is held as: a path to a file or a directory, or the object owning one.
 FILE, DIRECTORY, FILE_OBJECT, DIRECTORY_OBJECT = "file", "directory", "file object", "directory object"
@@ -43,13 +65,47 @@ _FACTORY_KINDS = {
     "tempfile.NamedTemporaryFile": FILE_OBJECT,
     "tempfile.TemporaryDirectory": DIRECTORY_OBJECT,
 }
+_PARTIAL = "functools.partial"
+_CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
+_QUOTES = frozenset({"shlex.quote", "pipes.quote"})
+_OPENS = frozenset({"builtins.open", "io.open", "os.fdopen"})
+#: ``str`` methods: they cannot fail on a string, and these name the same file.
+_STR_METHODS = frozenset({"lower", "upper", "casefold", "strip", "rstrip", "lstrip", "replace", "encode", "decode", "startswith", "endswith", "split", "rsplit", "format"})
+_SAME_FILE_STR_METHODS = frozenset({"lower", "upper", "casefold", "strip", "rstrip", "lstrip", "encode", "decode"})
+#: An unresolved function named for handing work to another process or thread
+#: (``daemon(["send", path])``, ``pool.submit(job, path)``) takes the temp with it.
+_HANDING_WORD = re.compile(r"daemon|detach|background|submit|enqueue", re.I)
+_DIRNAME = frozenset(f"{m}.dirname" for m in ("os.path", "posixpath", "ntpath"))
 #: Calls that keep their single argument's path (``Path(p)``, ``str(p)``, ``abspath(p)``).
-_SAME_PATH_CALLS = (names.PASS_THROUGH_CALLS - {f"{m}.dirname" for m in ("os.path", "posixpath", "ntpath")}) | names.PATH_CLASSES
+_SAME_PATH_CALLS = (names.PASS_THROUGH_CALLS - _DIRNAME) | names.PATH_CLASSES
 _SAME_PATH_METHODS = frozenset({"resolve", "absolute", "expanduser"})
+#: Calls and methods whose result names something below their first argument.
+_JOINING_CALLS = names.JOIN_CALLS | names.PATH_CLASSES
+_DERIVING_METHODS = names.PATH_DERIVING_METHODS | {"as_posix", "__fspath__"}
+#: Copies: a handler that copies the temp after a failed move expects a cross-device move.
+_COPIES = frozenset({"shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree"})
+_CONTEXT_MANAGERS = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
+#: pytest runs a fixture's code after its ``yield`` whatever the test did.
+_FIXTURES = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
+_ENTERING = frozenset({"__enter__", "__aenter__"})
+#: ``ExitStack`` (and ``unittest``) methods that take a context manager's cleanup over.
+_CONTEXT_TAKERS = frozenset({"enter_context", "enter_async_context", "enterContext", "enterClassContext", "push", "push_async_exit"})
+#: Builtin containers: a temp inside one goes where the container goes.
+_CONTAINERS = frozenset(f"builtins.{c}" for c in ("dict", "list", "tuple", "set", "frozenset"))
+#: An unresolved function or method named for removal or registration (``self._cleanup_later(p)``,
+#: ``registry.track(p)``) is taken at its word. ``list.remove`` and ``set.discard`` are not.
+_RELEASING_WORD = re.compile(r"clean|remov|delet|unlink|rmtree|rmdir|purge|dispos|finali[sz]|register|track", re.I)
+_CONTAINER_METHODS = frozenset({"remove", "discard", "pop"})
+#: Registrations of any callable: they remove the temp only when the callable does
+#: (``_registers_cleanup`` decides those), so their names prove nothing.
+_REGISTRATIONS = frozenset({"register", "addCleanup", "addClassCleanup", "addAsyncCleanup", "callback", "finalize", "Finalize"})
+_TAKING_METHODS = frozenset({"pop", "popleft", "popitem", "get"})
+_STDLIB = frozenset(sys.stdlib_module_names) | {"builtins"}
 _LOOPS = (cst.For, cst.While)
 _SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
-#: Most statuses of one temp kept at a program point; more only lengthen messages.
-_MAX_STATUSES = 12
+
+#: Roles of the names (and ``self.attr`` keys) a temp is known by.
+PATH, OBJECT, HOLDER, EITHER = "path", "object", "holder", "either"
 
 ValueOf = Callable[[cst.CSTNode], Value]
 Node = cst.CSTNode
@@ -63,7 +119,20 @@ LIVE: Status = ("live",)
 REMOVED: Status = ("removed",)
 MOVED: Status = ("moved",)
 HANDED: Status = ("handed",)
-_DONE = frozenset({REMOVED, MOVED, HANDED})
+_EXIT_RANK = {"continues the loop": 0, "returns": 1, "carries on": 2, "re-raises": 3, "propagates": 4}
+
+
+@dataclass(frozen=True)
+class Made:
+    """What a creation call makes, once the expression around it is read."""
+
+    kind: str
+    factory: str
+    index: Optional[int] = None  # position of the path in the tuple returned (``mkstemp``)
+    deleting: bool = False  # a ``NamedTemporaryFile`` that removes its file on close
+    named: bool = False  # only a name until a statement uses it (``mktemp``, ``NamedTemporaryFile().name``)
+    inside: bool = False  # a path inside the temp directory (``os.path.join(mkdtemp(), "x")``)
+    located: bool = True  # in the temp location (no ``dir=``, or one there), not a directory the code chose
 
 
 @dataclass(frozen=True)
@@ -74,9 +143,20 @@ class Temp:
     statement: Node
     factory: str
     kind: str
-    handle: str  # the name the creation is bound to
+    handle: str  # the name (or ``self.attr``) the creation is bound to
     is_path: bool  # a pathlib value, so the fix can call ``.unlink(missing_ok=True)``
-    handles: Dict[str, bool] = field(default_factory=dict, compare=False, hash=False)  # name -> holds the object
+    named: bool = False
+    inside: bool = False
+    located: bool = True
+    #: ``out or mkdtemp()``: maybe not a temp at all; the names that decide it.
+    conditional: bool = False
+    guards: FrozenSet[str] = frozenset()
+    #: created into ``self.attr``: the class that keeps it
+    owner: Optional[cst.ClassDef] = field(default=None, compare=False)
+    #: attribute names that denote the temp on any object (used to ask a class about it)
+    attributes: FrozenSet[str] = frozenset()
+    descriptor: Optional[str] = None  # ``fd`` of ``fd, tmp = mkstemp()``
+    handles: Dict[str, str] = field(default_factory=dict, compare=False, hash=False)  # name -> role
 
 
 @dataclass(frozen=True)
@@ -101,6 +181,10 @@ class Lifetime:
     #: the block, and the range of its statements after the creation that a
     #: ``try/except BaseException`` would have to wrap, for the leaks no handler sees.
     wrap: Optional[Tuple[cst.IndentedBlock, int, int]] = None
+    #: no statement removes, moves, hands off or registers the temp (XDV203)
+    never_released: bool = False
+    #: ``self.attr`` it was stored on, when no method of the class removes it
+    kept_on: Optional[str] = None
 
     @property
     def leaking(self) -> bool:
@@ -176,6 +260,35 @@ def _is_false(node: Optional[cst.BaseExpression]) -> bool:
     return isinstance(node, cst.Name) and node.value == "False"
 
 
+def _key(expression: Node) -> Optional[str]:
+    """How a temp's holder is named: ``tmp``, or ``self.tmp``."""
+    if isinstance(expression, cst.Name):
+        return expression.value
+    if isinstance(expression, cst.Attribute) and isinstance(expression.value, cst.Name):
+        return f"{expression.value.value}.{expression.attr.value}"
+    return None
+
+
+def _terminal(func: Node) -> Optional[str]:
+    if isinstance(func, cst.Name):
+        return func.value
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    return None
+
+
+def _parameters(function: cst.FunctionDef) -> List[cst.Param]:
+    return [*function.params.posonly_params, *function.params.params]
+
+
+def _targets(node: Node) -> List[cst.BaseExpression]:
+    if isinstance(node, cst.Assign):
+        return [t.target for t in node.targets]
+    if isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+        return [node.target]
+    return []
+
+
 # -- the analysis of one module ------------------------------------------------------------
 
 
@@ -191,13 +304,17 @@ class Analysis:
         self.calls: Dict[Node, List[cst.Call]] = {}  # scope -> calls in it
         self.scope_of: Dict[Node, Node] = {}
         self.kids: Dict[Node, List[Node]] = {}
+        self.classes: List[cst.ClassDef] = []
         self._index(module)
-        self._returns: Dict[Node, Optional[Tuple[str, str, Optional[int]]]] = {}
-        self._cleaned: Dict[Node, FrozenSet[int]] = {}
-        self._kept: Dict[Node, FrozenSet[int]] = {}
+        self._returns: Dict[Node, Optional[Made]] = {}
+        self._parameter_effects: Dict[Node, Dict[str, Status]] = {}
         self._raises: Dict[Node, Optional[str]] = {}
         self._temps: Dict[Node, List[Temp]] = {}
+        self._locals: Dict[Node, FrozenSet[str]] = {}
+        self._released: Dict[Tuple[cst.ClassDef, str], bool] = {}
         self._busy: Set[Node] = set()
+        self._cleaning: Set[Node] = set()
+        self._partials: Optional[Dict[str, Tuple[cst.Call, Made]]] = None
 
     def _index(self, module: cst.Module) -> None:
         counter = 0
@@ -212,6 +329,8 @@ class Analysis:
             self.scope_of[node] = scope
             if isinstance(node, cst.Call):
                 self.calls.setdefault(scope, []).append(node)
+            elif isinstance(node, cst.ClassDef):
+                self.classes.append(node)
             inner = node if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)) else scope
             stack.append((node, scope, True))
             kids = children(node)
@@ -220,52 +339,258 @@ class Analysis:
                 self.parent[child] = node
                 stack.append((child, inner, False))
 
+    def sorted_defs(self, value: Value) -> List[cst.CSTNode]:
+        """A value's same-module definitions in source order (never in set order)."""
+        return sorted(value.defs, key=lambda d: self.order.get(d, 0))
+
+    # -- methods and their classes
+
+    def method_of(self, function: Node) -> Optional[Tuple[cst.ClassDef, str]]:
+        """The class of a method and the name its instance goes by (``self``)."""
+        if not isinstance(function, cst.FunctionDef):
+            return None
+        block = self.parent.get(function)
+        cls = self.parent.get(block) if block is not None else None
+        params = _parameters(function)
+        if not isinstance(cls, cst.ClassDef) or not params:
+            return None
+        for decorator in function.decorators:
+            if isinstance(decorator.decorator, cst.Name) and decorator.decorator.value == "staticmethod":
+                return None
+        return cls, params[0].name.value
+
+    def self_attribute(self, target: Node, scope: Node) -> Optional[Tuple[cst.ClassDef, str]]:
+        """``self.attr`` (or ``self.attr[k]``, ``self.attr.x``) in a method: the class and ``attr``."""
+        while isinstance(target, (cst.Subscript, cst.Attribute)) and not (
+            isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+        ):
+            target = target.value
+        method = self.method_of(scope)
+        if method is None or not isinstance(target, cst.Attribute) or not isinstance(target.value, cst.Name):
+            return None
+        cls, self_name = method
+        return (cls, target.attr.value) if target.value.value == self_name else None
+
+    def family(self, cls: cst.ClassDef) -> List[cst.ClassDef]:
+        """The class, its same-module bases and its same-module subclasses."""
+        def bases(klass: cst.ClassDef) -> List[cst.ClassDef]:
+            found: List[cst.ClassDef] = []
+            for arg in klass.bases:
+                found.extend(d for d in self.sorted_defs(self.value_of(arg.value)) if isinstance(d, cst.ClassDef))
+            return found
+
+        members = [cls]
+        changed = True
+        while changed:
+            changed = False
+            for klass in self.classes:
+                if klass in members:
+                    continue
+                if any(b in members for b in bases(klass)) or any(klass in bases(m) for m in members):
+                    members.append(klass)
+                    changed = True
+        return members
+
+    def released(self, cls: cst.ClassDef, attr: str) -> bool:
+        """Whether some method of the class (or a same-module base or subclass) removes,
+        moves or registers the removal of what ``self.attr`` holds."""
+        key = (cls, attr)
+        found = self._released.get(key)
+        if found is not None:
+            return found
+        self._released[key] = False  # recursion answers "no" meanwhile
+        result = False
+        for klass in self.family(cls):
+            for function in self._walk(klass):
+                if not isinstance(function, (cst.FunctionDef, cst.Lambda)):
+                    continue
+                probe = Temp(cst.Call(func=cst.Name("_")), klass, "", DIRECTORY_OBJECT, "", False, attributes=frozenset({attr}))
+                self._aliases(function, [probe])
+                if any(self.cleans(c, probe) or self.moves(c, probe) for c in self.calls.get(function, ())):
+                    result = True
+                    break
+            if result:
+                break
+        self._released[key] = result
+        return result
+
     # -- temps and their names
 
-    def creation_kind(self, call: cst.Call) -> Optional[Tuple[str, str, Optional[int]]]:
-        """(kind, factory, tuple index of the path) when ``call`` creates a temp."""
+    def creation_kind(self, call: cst.Call) -> Optional[Made]:
+        """What ``call`` makes, when it creates a temp (or returns one from a helper)."""
         value = self.value_of(call.func)
-        for callee in value.callees:
+        for callee in sorted(value.callees):
             kind = _FACTORY_KINDS.get(callee)
-            if kind is None:
-                continue
-            if kind == FILE_OBJECT and not _is_false(_argument(call, 7, "delete")):
-                return None  # deleted on close: the object cleans up after itself
-            return kind, callee, (1 if callee == "tempfile.mkstemp" else None)
-        for definition in value.defs:
+            if kind is not None:
+                if callee == "tempfile.mktemp" and self._pipe_name(call):
+                    return None  # a Windows named pipe's name, not a file
+                deleting = kind == FILE_OBJECT and not _is_false(_argument(call, 7, "delete"))
+                index = 1 if callee == "tempfile.mkstemp" else None
+                located = self._in_temp_location(callee, [call])
+                return Made(kind, callee, index, deleting=deleting, named=callee == "tempfile.mktemp", located=located)
+        if not value.callees and not value.defs:
+            made = self.partial_made(call)
+            if made is not None:
+                return made
+        for definition in self.sorted_defs(value):
             if isinstance(definition, cst.FunctionDef):
                 returned = self.returns_temp(definition)
                 if returned is not None:
                     return returned
         return None
 
-    def returns_temp(self, function: cst.FunctionDef) -> Optional[Tuple[str, str, Optional[int]]]:
+    def _pipe_name(self, call: cst.Call) -> bool:
+        prefix = _argument(call, 1, "prefix")
+        # the template of ``r"\\.\pipe\x-%d" % n`` or ``"...{}".format(n)``
+        while isinstance(prefix, (cst.BinaryOperation, cst.Call)):
+            prefix = prefix.left if isinstance(prefix, cst.BinaryOperation) else getattr(prefix.func, "value", None)
+        literal = prefix.evaluated_value if isinstance(prefix, cst.SimpleString) else None
+        return isinstance(literal, str) and literal.startswith("\\\\.\\pipe\\")
+
+    def _in_temp_location(self, factory: str, calls: Sequence[cst.Call]) -> bool:
+        """Whether the factory's ``dir=`` (given in any of ``calls``: a partial and its
+        call) leaves the temp in the temp location: absent, ``None``, or a temp directory."""
+        index = names.TEMP_FACTORIES[factory][0]
+        for call in calls:
+            if any(a.star for a in call.args):
+                return False  # ``**kwargs`` may hold a ``dir``
+        directory = _argument(calls[-1], index, "dir") if len(calls) == 1 else next(
+            (a.value for c in calls for a in c.args if a.keyword is not None and a.keyword.value == "dir"), None
+        )
+        if directory is None or isinstance(directory, cst.Name) and directory.value == "None":
+            return True
+        return TEMP in self.value_of(directory).locations
+
+    def partial_made(self, call: cst.Call) -> Optional[Made]:
+        """The call of a ``functools.partial`` factory bound to a name or attribute
+        (``make = partial(NamedTemporaryFile, delete=False)``; ``make()``)."""
+        if self._partials is None:
+            self._partials = {}
+            for scope_calls in self.calls.values():
+                for inner in scope_calls:
+                    if not self.value_of(inner.func).callees & {_PARTIAL} or not inner.args:
+                        continue
+                    factory = sorted(self.value_of(inner.args[0].value).callees & _FACTORY_KINDS.keys())
+                    holder = self.parent.get(inner)
+                    if not factory or not isinstance(holder, cst.Assign) or len(holder.targets) != 1:
+                        continue
+                    name = _terminal(holder.targets[0].target)
+                    if name is not None and name not in self._partials:
+                        kind = _FACTORY_KINDS[factory[0]]
+                        self._partials[name] = (inner, Made(kind, factory[0], 1 if factory[0] == "tempfile.mkstemp" else None))
+        name = _terminal(call.func)
+        bound = self._partials.get(name) if name is not None else None
+        if bound is None:
+            return None
+        partial, made = bound
+        made = replace(made, located=self._in_temp_location(made.factory, [partial, call]))
+        if made.kind == FILE_OBJECT:
+            given = [a.value for a in (*partial.args[1:], *call.args) if a.keyword is not None and a.keyword.value == "delete"]
+            made = replace(made, deleting=not (given and _is_false(given[-1])))
+        return replace(made, named=made.factory == "tempfile.mktemp")
+
+    def climb(self, call: cst.Call, made: Made) -> Optional[Tuple[Node, Made, bool, FrozenSet[str]]]:
+        """The expression a creation ends up as (``mkstemp()[1]``, ``NamedTemporaryFile().name``,
+        ``Path(mkdtemp())``, ``os.path.join(mkdtemp(), "x")``, ``out or mkdtemp()``), what it
+        is then, whether it may not be a temp at all, and the names that decide that."""
+        expression: Node = call
+        parent = self.parent.get(expression)
+        if made.index is not None and isinstance(parent, cst.Subscript):
+            (element,) = parent.slice if len(parent.slice) == 1 else (None,)
+            if element is None or not isinstance(element.slice, cst.Index) or not isinstance(element.slice.value, cst.Integer):
+                return None
+            if int(element.slice.value.value) != made.index:
+                return None
+            expression, made = parent, replace(made, index=None)
+            parent = self.parent.get(expression)
+        conditional = False
+        guards: Set[str] = set()
+        while True:
+            up: Optional[Node] = None
+            if isinstance(parent, cst.Attribute) and parent.value is expression:
+                if parent.attr.value == "name" and made.kind == FILE_OBJECT and made.index is None:
+                    made, up = replace(made, kind=FILE, named=made.deleting, deleting=False), parent
+            elif isinstance(parent, cst.Arg) and made.index is None and made.kind in (FILE, DIRECTORY):
+                wrapper = self.parent.get(parent)
+                if isinstance(wrapper, cst.Call) and wrapper.args and wrapper.args[0] is parent and parent.keyword is None and not parent.star:
+                    callees = self.value_of(wrapper.func).callees
+                    if len(wrapper.args) == 1 and callees & _SAME_PATH_CALLS:
+                        up = wrapper
+                    elif len(wrapper.args) > 1 and made.kind == DIRECTORY and callees & _JOINING_CALLS:
+                        made, up = replace(made, inside=True), wrapper
+            elif isinstance(parent, cst.BinaryOperation) and parent.left is expression and made.kind == DIRECTORY:
+                if isinstance(parent.operator, cst.Divide):
+                    made, up = replace(made, inside=True), parent
+            elif isinstance(parent, cst.BooleanOperation) and made.index is None:
+                other = parent.left if parent.right is expression else parent.right
+                guards |= self.names_in(other)
+                conditional, up = True, parent
+            elif isinstance(parent, cst.IfExp) and parent.test is not expression and made.index is None:
+                guards |= self.names_in(parent.test)
+                conditional, up = True, parent
+            if up is None:
+                return expression, made, conditional, frozenset(guards)
+            expression, parent = up, self.parent.get(up)
+
+    def names_in(self, node: Node) -> Set[str]:
+        found: Set[str] = set()
+        for inner in self._walk(node):
+            key = _key(inner)
+            if key is not None:
+                found.add(key)
+        return found
+
+    def returns_temp(self, function: cst.FunctionDef) -> Optional[Made]:
         """What a same-module function returns when it hands a temp to its caller."""
         if function in self._returns:
             return self._returns[function]
         if function in self._busy:
             return None
         self._busy.add(function)
-        found: Optional[Tuple[str, str, Optional[int]]] = None
-        temps = self.temps_of(function)
+        found: Optional[Made] = None
+        temps = [t for t in self.temps_of(function) if t.owner is None and not t.conditional and not self._kept_elsewhere(function, t)]
         for node in self._walk(function.body):
             if not isinstance(node, cst.Return) or node.value is None or self.scope_of.get(node) is not function:
                 continue
+            if isinstance(node.value, cst.Name) and node.value.value == "None":
+                continue
             elements = node.value.elements if isinstance(node.value, cst.Tuple) else None
+            returned: Optional[Made] = None
             for index, expression in enumerate([e.value for e in elements] if elements else [node.value]):
                 where = index if elements else None
-                if isinstance(expression, cst.Call):
-                    made = self.creation_kind(expression)
-                    if made is not None and (made[2] is None or where is None):
-                        found = (made[0], made[1], where if made[2] is None else made[2])
+                for inner in calls_in(expression):
+                    made = self.creation_kind(inner)
+                    climbed = self.climb(inner, made) if made is not None else None
+                    if climbed is not None and climbed[0] is expression and not climbed[2] and not climbed[1].deleting:
+                        made = climbed[1]
+                        if made.index is None or where is None:
+                            returned = replace(made, index=where if made.index is None else made.index)
                 for temp in temps:
                     if self.refers(expression, temp) or self.holds_object(expression, temp):
-                        found = (temp.kind, temp.factory, where)
-            if found is not None:
+                        returned = Made(temp.kind, temp.factory, where, named=temp.named, inside=temp.inside, located=temp.located)
+                    elif temp.kind == DIRECTORY and self.derives(expression, temp):
+                        returned = Made(DIRECTORY, temp.factory, where, inside=True, located=temp.located)
+            if returned is None:
+                found = None  # it returns something else too: callers get a temp only sometimes
                 break
+            found = found or returned
         self._busy.discard(function)
         self._returns[function] = found
         return found
+
+    def _kept_elsewhere(self, function: cst.FunctionDef, temp: Temp) -> bool:
+        """Whether the helper stores the temp where it outlives the call (``CLONES[url] = path``)
+        or registers its removal before returning it: then that owner, not each caller, has it."""
+        index = self.temps_of(function).index(temp)
+        flow = _Flow(self, function, self.temps_of(function))
+        for node in self._walk(function.body):
+            if self.scope_of.get(node) is not function or isinstance(node, cst.Return):
+                continue
+            if isinstance(node, cst.BaseSmallStatement) and flow.effects(node).get(index) is HANDED:
+                return True
+            if isinstance(node, cst.Call) and self._registers_cleanup(node, temp):
+                return True
+        return False
 
     def temps_of(self, scope: Node) -> List[Temp]:
         found = self._temps.get(scope)
@@ -275,31 +600,69 @@ class Analysis:
         for call in self.calls.get(scope, ()):
             made = self.creation_kind(call)
             if made is not None:
-                temp = self._held(call, *made)
+                temp = self._held(call, made)
                 if temp is not None:
                     temps.append(temp)
+        temps = [t for t in temps if not self._inside_another(t, temps)]
         self._aliases(scope, temps)
         self._temps[scope] = temps
         return temps
 
-    def _held(self, call: cst.Call, kind: str, factory: str, index: Optional[int]) -> Optional[Temp]:
-        """The temp as held in a name, or None (stored on an object, returned, unused)."""
-        expression: Node = call
+    def _inside_another(self, temp: Temp, temps: List[Temp]) -> bool:
+        """A temp made inside another temp directory of the function (``mkstemp(dir=d)``,
+        ``dir=work`` of ``with TemporaryDirectory() as work``) goes when that one goes."""
+        factory = names.TEMP_FACTORIES.get(temp.factory)
+        if factory is not None and temp.factory in self.value_of(temp.creation.func).callees:
+            directory = _argument(temp.creation, factory[0], "dir")
+        else:  # a helper or a partial: its ``dir=`` is passed on to the factory
+            directory = next((a.value for a in temp.creation.args if a.keyword is not None and a.keyword.value == "dir"), None)
+        if directory is None:
+            return False
+        if any(other is not temp and other.kind in (DIRECTORY, DIRECTORY_OBJECT) and self.refers(directory, other) for other in temps):
+            return True
+        scope = self.scope_of.get(temp.creation)
+        if isinstance(directory, cst.Name):
+            for node in self._walk(scope) if scope is not None else ():
+                if isinstance(node, cst.WithItem) and node.asname is not None and isinstance(node.asname.name, cst.Name):
+                    if node.asname.name.value == directory.value and isinstance(node.item, cst.Call):
+                        if self.value_of(node.item.func).callees & {"tempfile.TemporaryDirectory"}:
+                            return True
+        return False
+
+    def _redirected(self, call: cst.Call) -> bool:
+        """Whether the creation runs inside a ``with`` that points ``tempfile.tempdir``
+        somewhere else for its duration (``with swap_attr(tempfile, "tempdir", d)``, or a
+        same-module context manager doing that)."""
+        node = self.parent.get(call)
+        while node is not None and not isinstance(node, (*_SCOPES, cst.Module)):
+            if isinstance(node, cst.With) and any(self._points_tempdir(item.item, True) for item in node.items):
+                return True
+            node = self.parent.get(node)
+        return False
+
+    def _points_tempdir(self, expression: Node, deeper: bool) -> bool:
+        for inner in self._walk(expression):
+            if isinstance(inner, cst.Attribute) and inner.attr.value == "tempdir":
+                return True
+            if isinstance(inner, cst.SimpleString) and inner.evaluated_value == "tempdir":
+                return True
+            if deeper and isinstance(inner, cst.Call):
+                for definition in self.sorted_defs(self.value_of(inner.func)):
+                    if isinstance(definition, cst.FunctionDef) and self._points_tempdir(definition.body, False):
+                        return True
+        return False
+
+    def _held(self, call: cst.Call, made: Made) -> Optional[Temp]:
+        """The temp as held in a name or on ``self``, or None (returned, passed on, unused)."""
+        climbed = self.climb(call, made)
+        if climbed is None:
+            return None
+        expression, made, conditional, guards = climbed
+        if made.deleting:
+            return None  # deleted on close: the object cleans up after itself
+        if made.located and self._redirected(call):
+            made = replace(made, located=False)
         parent = self.parent.get(expression)
-        if index is not None and isinstance(parent, cst.Subscript):
-            (element,) = parent.slice if len(parent.slice) == 1 else (None,)
-            if element is None or not isinstance(element.slice, cst.Index) or not isinstance(element.slice.value, cst.Integer):
-                return None
-            if int(element.slice.value.value) != index:
-                return None
-            expression, index = parent, None
-            parent = self.parent.get(expression)
-        while isinstance(parent, cst.Arg) and index is None and kind not in _OBJECTS:
-            wrapper = self.parent.get(parent)
-            if not isinstance(wrapper, cst.Call) or len(wrapper.args) != 1 or not self.value_of(wrapper.func).callees & _SAME_PATH_CALLS:
-                break
-            expression = wrapper
-            parent = self.parent.get(expression)
         target: Optional[Node] = None
         statement: Optional[Node] = None
         if isinstance(parent, cst.Assign) and parent.value is expression and len(parent.targets) == 1:
@@ -307,18 +670,40 @@ class Analysis:
         elif isinstance(parent, cst.AnnAssign) and parent.value is expression:
             target, statement = parent.target, self.parent.get(parent)
         elif isinstance(parent, cst.WithItem) and parent.item is expression and parent.asname is not None:
-            if kind == DIRECTORY_OBJECT:
+            if made.kind == DIRECTORY_OBJECT:
                 return None  # ``with TemporaryDirectory() as d``: the context manager cleans up
             target, statement = parent.asname.name, self.parent.get(parent)  # the With
-        if index is not None:
-            if not isinstance(target, (cst.Tuple, cst.List)) or index >= len(target.elements):
+        descriptor: Optional[str] = None
+        if made.index is not None:
+            if not isinstance(target, (cst.Tuple, cst.List)) or made.index >= len(target.elements):
                 return None
-            target = target.elements[index].value
-        if not isinstance(target, cst.Name) or statement is None or target.value in self._globals(call):
+            first = target.elements[0].value
+            descriptor = first.value if isinstance(first, cst.Name) and made.index == 1 else None
+            target = target.elements[made.index].value
+        if target is None or statement is None:
+            return None
+        scope = self.scope_of.get(call, self.module)
+        owner: Optional[cst.ClassDef] = None
+        if isinstance(target, cst.Name):
+            if target.value in self._globals(call):
+                return None
+            key = target.value
+        elif isinstance(target, cst.Attribute) and not isinstance(parent, cst.WithItem):
+            owned = self.self_attribute(target, scope)
+            if owned is None or owned[1] != target.attr.value:
+                return None  # on another object, or deeper in this one: that object's to remove
+            owner = owned[0]
+            key = f"{_key(target.value)}.{target.attr.value}"
+            if self.released(owner, target.attr.value) and getattr(scope, "name", None) is not None and scope.name.value not in _ENTERING:  # type: ignore[attr-defined]
+                return None  # the object owns it from the start, and some method removes it
+        else:
             return None
         is_path = self.value_of(expression).is_path
-        temp = Temp(call, statement, factory, kind, target.value, is_path)
-        temp.handles[target.value] = kind in _OBJECTS
+        temp = Temp(
+            call, statement, made.factory, made.kind, key, is_path, named=made.named, inside=made.inside,
+            located=made.located, conditional=conditional, guards=guards, owner=owner, descriptor=descriptor,
+        )
+        temp.handles[key] = OBJECT if made.kind in _OBJECTS else PATH
         return temp
 
     def _globals(self, node: Node) -> Set[str]:
@@ -331,17 +716,123 @@ class Analysis:
                     declared.update(n.name.value for n in inner.names)
         return declared
 
+    def locals_of(self, scope: Node) -> FrozenSet[str]:
+        """Names the scope binds itself (its parameters and globals are someone else's)."""
+        found = self._locals.get(scope)
+        if found is not None:
+            return found
+        bound: Set[str] = set()
+        for node in self._walk(scope):
+            if self.scope_of.get(node) is not scope:
+                continue
+            targets: List[Node] = list(_targets(node))
+            if isinstance(node, cst.For):
+                targets.append(node.target)
+            elif isinstance(node, cst.WithItem) and node.asname is not None:
+                targets.append(node.asname.name)
+            elif isinstance(node, cst.NamedExpr):
+                targets.append(node.target)
+            for target in targets:
+                for inner in self._walk(target):
+                    if isinstance(inner, cst.Name) and (inner is target or isinstance(self.parent.get(inner), (cst.Element, cst.StarredElement))):
+                        bound.add(inner.value)
+        result = frozenset(bound - self._globals_of(scope)) if not isinstance(scope, cst.Module) else frozenset()
+        self._locals[scope] = result
+        return result
+
+    def _globals_of(self, scope: Node) -> Set[str]:
+        declared: Set[str] = set()
+        for inner in self._walk(scope):
+            if isinstance(inner, (cst.Global, cst.Nonlocal)) and self.scope_of.get(inner) is scope:
+                declared.update(n.name.value for n in inner.names)
+        return declared
+
+    def receiver(self, target: Node, scope: Node) -> Tuple[str, Optional[Tuple[cst.ClassDef, str]]]:
+        """Where a store puts the temp: on ``self`` ("self", with the class and attribute),
+        in a container or object the function made ("local": it holds the temp now), into
+        the standard library's state ("used"), or into something that outlives the call
+        ("away": a parameter's, a global's)."""
+        owned = self.self_attribute(target, scope)
+        if owned is not None:
+            return "self", owned
+        base = target
+        while isinstance(base, (cst.Subscript, cst.Attribute)):
+            base = base.value
+        if isinstance(base, cst.Name) and base.value in self.locals_of(scope):
+            return "local", None
+        callees = self.value_of(base).callees
+        if callees and all(c.split(".", 1)[0] in _STDLIB for c in callees):
+            return "used", None  # ``sys.path.insert(0, d)``: the interpreter's, which removes nothing
+        return "away", None
+
     def _aliases(self, scope: Node, temps: List[Temp]) -> None:
-        """``path = f.name``, ``p = Path(tmp)``: more names for the same temp."""
+        """More names for the same temp: ``path = f.name``, ``p = Path(tmp)`` (its path);
+        ``g = f`` (its object); ``paths = [tmp]``, ``job = Job(tmp)``, ``paths.append(tmp)``
+        on a container the function made, ``out = os.path.join(tmp, "x")`` (holders, which
+        hand the temp on when they are returned or stored); ``for p in paths`` (its path)."""
         if not temps:
             return
-        assignments = [n for n in self._walk(scope) if isinstance(n, cst.Assign) and self.scope_of.get(n) is scope]
+        nodes = [n for n in self._walk(scope) if self.scope_of.get(n) is scope and isinstance(n, (cst.Assign, cst.AnnAssign, cst.For, cst.Call, cst.WithItem))]
+        local = self.locals_of(scope)
         for temp in temps:
-            for assignment in assignments:
-                for target in assignment.targets:
-                    if isinstance(target.target, cst.Name) and target.target.value not in temp.handles:
-                        if self.refers(assignment.value, temp):
-                            temp.handles[target.target.value] = False
+            for _ in range(4):
+                before = len(temp.handles)
+                for node in nodes:
+                    if isinstance(node, (cst.Assign, cst.AnnAssign)) and node.value is not None:
+                        value = node.value
+                        for target in _targets(node):
+                            if isinstance(target, cst.Name):
+                                if target.value in temp.handles:
+                                    continue
+                                role = self.role_of_value(value, temp)
+                                if role is not None:
+                                    temp.handles[target.value] = role
+                            elif self.carries(value, temp):
+                                self._hold(target, local, temp)
+                    elif isinstance(node, cst.For) and isinstance(node.target, cst.Name) and node.target.value not in temp.handles:
+                        iterated = node.iter
+                        if self.carries(iterated, temp) and not isinstance(iterated, cst.Call):
+                            temp.handles[node.target.value] = PATH
+                    elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in names.STORE_METHODS:
+                        if any(self.carries(a.value, temp) for a in node.args):
+                            self._hold(node.func.value, local, temp)
+                    elif isinstance(node, cst.WithItem) and node.asname is not None and isinstance(node.asname.name, cst.Name):
+                        if node.asname.name.value not in temp.handles and self.opens(node.item, temp):
+                            temp.handles[node.asname.name.value] = HOLDER
+                if len(temp.handles) == before:
+                    break
+
+    def _hold(self, target: Node, local: FrozenSet[str], temp: Temp) -> None:
+        """``c[k] = tmp``, ``c.x = tmp``, ``c.append(tmp)`` on a name the function bound: ``c`` holds it."""
+        while isinstance(target, (cst.Subscript, cst.Attribute)):
+            target = target.value
+        if isinstance(target, cst.Name) and target.value in local and target.value not in temp.handles:
+            temp.handles[target.value] = HOLDER
+
+    def role_of_value(self, value: Node, temp: Temp) -> Optional[str]:
+        if self.refers(value, temp):
+            return PATH
+        if self.holds_object(value, temp):
+            return OBJECT
+        if self.carries(value, temp) or self.opens(value, temp):
+            return HOLDER
+        return None
+
+    def opens(self, value: Node, temp: Temp) -> bool:
+        """A file object on the temp (``open(tmp)``, ``os.fdopen(fd)`` of its ``mkstemp``):
+        a handle on it, which hands the temp on where it goes."""
+        if not isinstance(value, cst.Call) or not value.args or not self.value_of(value.func).callees & _OPENS:
+            return False
+        first = value.args[0].value
+        return self.refers(first, temp) or isinstance(first, cst.Name) and first.value == temp.descriptor
+
+    def item_of(self, value: Node, temp: Temp) -> bool:
+        """An item taken out of something holding the temp: ``paths[0]``, ``self.dirs.pop()``."""
+        if isinstance(value, cst.Subscript):
+            return self.role(value.value, temp) in (HOLDER, EITHER)
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in _TAKING_METHODS:
+            return self.role(value.func.value, temp) in (HOLDER, EITHER)
+        return False
 
     def _walk(self, node: Node) -> Iterator[Node]:
         stack = [node]
@@ -354,32 +845,139 @@ class Analysis:
 
     # -- expressions and the temp
 
+    def role(self, expression: Node, temp: Temp) -> Optional[str]:
+        if isinstance(expression, cst.Attribute) and expression.attr.value in temp.attributes:
+            return EITHER
+        key = _key(expression)
+        return temp.handles.get(key) if key is not None else None
+
     def refers(self, expression: Node, temp: Temp) -> bool:
-        """Whether ``expression`` is the temp's path (``tmp``, ``f.name``, ``Path(tmp)``)."""
-        if isinstance(expression, cst.Name):
-            return temp.handles.get(expression.value) is False
+        """Whether ``expression`` is the temp's path (``tmp``, ``f.name``, ``Path(tmp)``;
+        for a path inside a temp directory, that directory too: ``os.path.dirname(p)``)."""
+        role = self.role(expression, temp)
+        if role is not None:
+            return role in (PATH, EITHER)
+        if self.item_of(expression, temp):
+            return True
         if isinstance(expression, cst.Attribute):
             if expression.attr.value == "name":
                 return self.holds_object(expression.value, temp)
-            return False
+            return temp.inside and expression.attr.value == "parent" and self.refers(expression.value, temp)
         if isinstance(expression, cst.Call):
             func = expression.func
+            if self.transparent(expression):
+                return self.refers(expression.args[1].value, temp)
             if isinstance(func, cst.Attribute) and func.attr.value in _SAME_PATH_METHODS and not expression.args:
                 return self.refers(func.value, temp)
-            if len(expression.args) == 1 and self.value_of(func).callees & _SAME_PATH_CALLS:
-                return self.refers(expression.args[0].value, temp)
+            if isinstance(func, cst.Attribute) and (
+                func.attr.value in _SAME_FILE_STR_METHODS or func.attr.value == "replace" and len(expression.args) == 2
+            ) and STR in self.value_of(func.value).kinds:
+                return self.refers(func.value, temp)  # ``fname.lower()``, ``fn.replace("\\", "\\\\")``
+            if len(expression.args) == 1:
+                callees = self.value_of(func).callees
+                if callees & _SAME_PATH_CALLS or temp.inside and callees & _DIRNAME:
+                    return self.refers(expression.args[0].value, temp)
         return False
 
     def holds_object(self, expression: Node, temp: Temp) -> bool:
-        return isinstance(expression, cst.Name) and temp.handles.get(expression.value) is True
+        if isinstance(expression, cst.Call) and self.transparent(expression):
+            return self.holds_object(expression.args[1].value, temp)
+        return self.role(expression, temp) in (OBJECT, EITHER)
+
+    def transparent(self, call: cst.Call) -> bool:
+        """``typing.cast(T, x)``: ``x`` itself."""
+        return len(call.args) == 2 and bool(self.value_of(call.func).callees & _CASTS)
 
     def mentions(self, node: Node, temp: Temp) -> bool:
-        return any(isinstance(n, cst.Name) and n.value in temp.handles for n in self._walk(node))
+        for inner in self._walk(node):
+            if isinstance(inner, cst.Name) and inner.value in temp.handles:
+                return True
+            if isinstance(inner, cst.Attribute) and (inner.attr.value in temp.attributes or _key(inner) in temp.handles):
+                return True
+        return False
+
+    def mentions_after(self, scope: Node, temp: Temp) -> bool:
+        """Whether anything after the creation names the temp (a ``mktemp`` name in use)."""
+        end = self.end[temp.statement]
+        return any(
+            self.order[n] > end and isinstance(n, (cst.Name, cst.Attribute)) and self.mentions(n, temp)
+            for n in self._walk(scope)
+        )
+
+    def derives(self, expression: Node, temp: Temp) -> bool:
+        """A path below (or beside) the temp's: ``os.path.join(tmp, "x")``, ``tmp / "x"``,
+        ``tmp + ".d"``, ``f"{tmp}/x"``."""
+        base: Optional[Node] = None
+        if isinstance(expression, cst.Call):
+            func, args = expression.func, expression.args
+            if args and not args[0].star and args[0].keyword is None and self.value_of(func).callees & _JOINING_CALLS:
+                base = args[0].value
+            elif isinstance(func, cst.Attribute) and func.attr.value in _DERIVING_METHODS:
+                base = func.value
+        elif isinstance(expression, cst.BinaryOperation) and isinstance(expression.operator, (cst.Divide, cst.Add)):
+            base = expression.left
+        elif isinstance(expression, cst.FormattedString) and expression.parts:
+            first = expression.parts[0]
+            base = first.expression if isinstance(first, cst.FormattedStringExpression) else None
+        return base is not None and (self.refers(base, temp) or self.derives(base, temp))
+
+    def spells(self, expression: Node, temp: Temp) -> bool:
+        """Text that names the temp: ``"rm -f " + quote(tmp)``, ``"%s" % tmp``,
+        ``"{}".format(tmp)``, ``f"... {tmp}"``, ``" ".join([cmd, tmp])``."""
+        if isinstance(expression, cst.BinaryOperation):
+            if isinstance(expression.operator, cst.Add):
+                return self.carries(expression.left, temp) or self.carries(expression.right, temp)
+            if isinstance(expression.operator, cst.Modulo):
+                return self.carries(expression.right, temp)
+        if isinstance(expression, cst.FormattedString):
+            return any(isinstance(p, cst.FormattedStringExpression) and self.carries(p.expression, temp) for p in expression.parts)
+        if isinstance(expression, cst.Call):
+            func, args = expression.func, expression.args
+            if len(args) == 1 and self.value_of(func).callees & _QUOTES:
+                return self.carries(args[0].value, temp)
+            if isinstance(func, cst.Attribute) and (
+                func.attr.value == "format" or func.attr.value == "join" and isinstance(func.value, (cst.SimpleString, cst.ConcatenatedString))
+            ):
+                return any(self.carries(a.value, temp) for a in args)
+        return False
+
+    def carries(self, expression: Node, temp: Temp) -> bool:
+        """Whether whoever gets ``expression`` gets the temp: the temp itself, a path
+        below it, a container holding it, or an object constructed with it."""
+        if self.role(expression, temp) is not None or self.refers(expression, temp) or self.holds_object(expression, temp):
+            return True
+        if isinstance(expression, (cst.Tuple, cst.List, cst.Set)):
+            return any(self.carries(e.value, temp) for e in expression.elements)
+        if isinstance(expression, cst.Dict):
+            return any(isinstance(e, (cst.DictElement, cst.StarredDictElement)) and self.carries(e.value, temp) for e in expression.elements)
+        if isinstance(expression, (cst.StarredElement, cst.Element)):
+            return self.carries(expression.value, temp)
+        if isinstance(expression, cst.IfExp):
+            return self.carries(expression.body, temp) or self.carries(expression.orelse, temp)
+        if isinstance(expression, cst.BooleanOperation):
+            return self.carries(expression.left, temp) or self.carries(expression.right, temp)
+        if isinstance(expression, cst.Call) and self.constructs(expression):
+            return any(self.carries(a.value, temp) for a in expression.args)
+        return self.derives(expression, temp) or self.spells(expression, temp)
+
+    def constructs(self, call: cst.Call) -> bool:
+        """A constructor: a same-module class, a builtin container, or a class from outside
+        the standard library (named in CamelCase). Its object keeps what it is given."""
+        value = self.value_of(call.func)
+        if any(isinstance(d, cst.ClassDef) for d in value.defs) or value.callees & _CONTAINERS:
+            return True
+        if value.defs:
+            return False
+        name = _terminal(call.func)
+        if name is None or not name[:1].isupper() or name.isupper():
+            return False
+        return not any(c.split(".", 1)[0] in _STDLIB for c in value.callees)
 
     def cleans(self, call: cst.Call, temp: Temp) -> bool:
         """Whether ``call`` removes the temp, now or by registering its removal."""
         func = call.func
-        callees = self.value_of(func).callees
+        value = self.value_of(func)
+        callees = value.callees
         first = _argument(call, 0, "path")
         if callees & names.CLEANUP_FUNCTIONS and first is not None and self.refers(first, temp):
             return True
@@ -389,13 +987,30 @@ class Analysis:
                     return True
             elif self.refers(func.value, temp):
                 return True
-        for definition in self.value_of(func).defs:
-            if isinstance(definition, cst.FunctionDef):
-                cleaned = self.cleaned_parameters(definition)
-                for index, arg in enumerate(call.args):
-                    if index in cleaned and arg.keyword is None and not arg.star and self.refers(arg.value, temp):
-                        return True
-        return self._registers_cleanup(call, temp)
+        if self.argument_effect(call, temp) == REMOVED:
+            return True
+        for definition in self.sorted_defs(value):
+            if isinstance(definition, (cst.FunctionDef, cst.Lambda)) and self.closure_cleans(definition, call, temp):
+                return True  # a closure that removes the temp
+        if self._registers_cleanup(call, temp):
+            return True
+        name = _terminal(func)
+        return (
+            name is not None and not value.defs
+            and not (isinstance(func, cst.Attribute) and name in _CONTAINER_METHODS) and name not in _REGISTRATIONS
+            and _RELEASING_WORD.search(name) is not None
+            and all(c.split(".", 1)[0] not in _STDLIB for c in callees)
+            and any(self.refers(a.value, temp) or self.holds_object(a.value, temp) for a in call.args)
+        )
+
+    def closure_cleans(self, definition: Node, call: cst.Call, temp: Temp) -> bool:
+        if self.scope_of.get(definition) is not self.scope_of.get(call) or definition in self._cleaning:
+            return False
+        self._cleaning.add(definition)
+        try:
+            return any(self.cleans(c, temp) for c in self.calls.get(definition, ()))
+        finally:
+            self._cleaning.discard(definition)
 
     def _registers_cleanup(self, call: cst.Call, temp: Temp) -> bool:
         """``atexit.register(shutil.rmtree, d)``, ``self.addCleanup(os.unlink, p)``,
@@ -419,41 +1034,100 @@ class Analysis:
             elif isinstance(expression, cst.Lambda) and any(self.cleans(c, temp) for c in calls_in(expression.body)):
                 return True
             else:
-                for definition in value.defs:
+                for definition in self.sorted_defs(value):
                     if isinstance(definition, cst.FunctionDef):
-                        if self.cleaned_parameters(definition):
+                        if REMOVED in self.parameter_effects(definition).values():
                             remover = True
-                        elif self.parent_scope(definition) is self.scope_of.get(call) and any(
-                            self.cleans(c, temp) for c in self.calls.get(definition, ())
-                        ):
-                            return True  # a closure that removes the temp
+                        elif self.closure_cleans(definition, call, temp):
+                            return True
         return remover and any(self.refers(e, temp) for e in arguments)
 
-    def parent_scope(self, function: cst.FunctionDef) -> Optional[Node]:
-        return self.scope_of.get(function)
-
-    def cleaned_parameters(self, function: cst.FunctionDef) -> FrozenSet[int]:
-        """Positions of the parameters a same-module function removes (``def _rm(p): os.unlink(p)``)."""
-        found = self._cleaned.get(function)
+    def parameter_effects(self, function: cst.FunctionDef) -> Dict[str, Status]:
+        """What a same-module function does to each parameter: removes it
+        (``def _rm(p): os.unlink(p)``), moves it, or keeps it where it outlives the call
+        (``self.files.append(p)`` in a class that removes them, ``registry[k] = p``)."""
+        found = self._parameter_effects.get(function)
         if found is not None:
             return found
-        self._cleaned[function] = frozenset()  # recursion answers "none" meanwhile
-        params = [*function.params.posonly_params, *function.params.params]
-        offset = 1 if params and params[0].name.value in ("self", "cls") else 0
-        cleaned = set()
-        for index, param in enumerate(params):
-            probe = Temp(cst.Call(func=cst.Name("_")), function, "", FILE, param.name.value, False)
-            probe.handles[param.name.value] = False
-            if any(self.cleans(call, probe) for call in self.calls.get(function, ())):
-                cleaned.add(index - offset)
-        found = frozenset(cleaned)
-        self._cleaned[function] = found
-        return found
+        self._parameter_effects[function] = {}  # recursion answers "nothing" meanwhile
+        params = [*_parameters(function), *function.params.kwonly_params]
+        if self.method_of(function) is not None:
+            params = params[1:]
+        effects: Dict[str, Status] = {}
+        for param in params:
+            name = param.name.value
+            probe = Temp(cst.Call(func=cst.Name("_")), function, "", DIRECTORY_OBJECT, name, False)
+            probe.handles[name] = EITHER
+            self._aliases(function, [probe])
+            calls = self.calls.get(function, ())
+            if any(self.cleans(c, probe) for c in calls):
+                effects[name] = REMOVED
+            elif any(self.moves(c, probe) for c in calls):
+                effects[name] = MOVED
+            elif self.keeps(function, probe):
+                effects[name] = HANDED
+        self._parameter_effects[function] = effects
+        return effects
+
+    def keeps(self, function: cst.FunctionDef, probe: Temp) -> bool:
+        for node in self._walk(function.body):
+            if self.scope_of.get(node) is not function:
+                continue
+            if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)) and node.value is not None and self.carries(node.value, probe):
+                receivers: List[Node] = [t for t in _targets(node) if not _is_names(t)]
+            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in names.STORE_METHODS:
+                receivers = [node.func.value] if any(self.carries(a.value, probe) for a in node.args) else []
+            else:
+                continue
+            for target in receivers:
+                where, owned = self.receiver(target, function)
+                if where == "away" or owned is not None and self.released(*owned):
+                    return True
+        return False
+
+    def argument_effect(self, call: cst.Call, temp: Temp) -> Optional[Status]:
+        """What a same-module function called with the temp does to it (see ``parameter_effects``)."""
+        best: Optional[Status] = None
+        for definition in self.sorted_defs(self.value_of(call.func)):
+            if isinstance(definition, cst.ClassDef):
+                definition = self.initializer(definition)  # type: ignore[assignment]
+            if not isinstance(definition, cst.FunctionDef):
+                continue
+            effects = self.parameter_effects(definition)
+            if not effects:
+                continue
+            params = _parameters(definition)
+            offset = 1 if params and params[0].name.value in ("self", "cls") else 0
+            position = 0
+            for arg in call.args:
+                if arg.star:
+                    break
+                if arg.keyword is not None:
+                    name: Optional[str] = arg.keyword.value
+                else:
+                    index = position + offset
+                    position += 1
+                    name = params[index].name.value if index < len(params) else None
+                effect = effects.get(name) if name is not None else None
+                if effect is None:
+                    continue
+                if effect in (REMOVED, MOVED) and self.refers(arg.value, temp) or effect is HANDED and self.carries(arg.value, temp):
+                    if best is None or (REMOVED, MOVED, HANDED).index(effect) < (REMOVED, MOVED, HANDED).index(best):
+                        best = effect
+        return best
+
+    def initializer(self, cls: cst.ClassDef) -> Optional[cst.FunctionDef]:
+        """The ``__init__`` a same-module class (or its same-module base) runs."""
+        for klass in [cls, *self.family(cls)]:
+            for statement in klass.body.body:
+                if isinstance(statement, cst.FunctionDef) and statement.name.value == "__init__":
+                    return statement
+        return None
 
     def function_raises(self, call: cst.Call) -> Optional[str]:
         """"any" unless ``call`` can only be same-module functions whose bodies call
         nothing that raises (a thin logging wrapper); None then."""
-        definitions = self.value_of(call.func).defs
+        definitions = self.sorted_defs(self.value_of(call.func))
         functions = [d for d in definitions if isinstance(d, cst.FunctionDef)]
         if not definitions or len(functions) != len(definitions):
             return "any"
@@ -465,31 +1139,6 @@ class Analysis:
                 return "any"
         return None
 
-    def kept_parameters(self, function: cst.FunctionDef) -> FrozenSet[int]:
-        """Positions of the parameters a same-module function keeps for later
-        (``self.files.append(p)``, ``self.path = p``): a cleanup registry owns them."""
-        found = self._kept.get(function)
-        if found is not None:
-            return found
-        params = [*function.params.posonly_params, *function.params.params]
-        offset = 1 if params and params[0].name.value in ("self", "cls") else 0
-        kept = set()
-        for index, param in enumerate(params[offset:], start=offset):
-            name = param.name.value
-            for node in self._walk(function.body):
-                stored = isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in names.STORE_METHODS and any(
-                    isinstance(a.value, cst.Name) and a.value.value == name for a in node.args
-                )
-                stored = stored or isinstance(node, cst.Assign) and isinstance(node.value, cst.Name) and node.value.value == name and any(
-                    isinstance(t.target, (cst.Attribute, cst.Subscript)) for t in node.targets
-                )
-                if stored:
-                    kept.add(index - offset)
-                    break
-        found = frozenset(kept)
-        self._kept[function] = found
-        return found
-
     def moves(self, call: cst.Call, temp: Temp) -> bool:
         func = call.func
         if self.value_of(func).callees & names.CONSUMING_MOVES:
@@ -497,6 +1146,35 @@ class Analysis:
             return source is not None and self.refers(source, temp)
         if isinstance(func, cst.Attribute) and func.attr.value in ("rename", "replace") and len(call.args) == 1:
             return self.refers(func.value, temp)
+        return self.argument_effect(call, temp) == MOVED
+
+    def crosses(self, call: cst.Call) -> bool:
+        """Whether a move may fail for the reason the incident's did: its source and
+        destination lie in different locations, or the source is a temp and the
+        destination unknown (what XDV101/XDV102 flag). Unknown shapes count."""
+        move = move_of(call, self.value_of)
+        if move is not None:
+            source, destination = move.source, move.destination
+        else:
+            found_source, found_destination = _argument(call, 0, "src"), _argument(call, 1, "dst")
+            if found_source is None or found_destination is None:
+                return True
+            source, destination = found_source, found_destination
+        here, there = self.value_of(source).locations, self.value_of(destination).locations
+        return bool(here and there and here != there) or TEMP in here and not there
+
+    def copied_after(self, call: cst.Call, temp: Temp) -> bool:
+        """Whether a handler of a ``try`` around ``call`` copies the temp: a copy fallback."""
+        child: Node = call
+        node = self.parent.get(call)
+        while node is not None and not isinstance(node, _SCOPES):
+            if isinstance(node, cst.Try) and child is node.body:
+                for handler in node.handlers:
+                    for inner in calls_in(handler.body):
+                        source = _argument(inner, 0, "src")
+                        if self.value_of(inner.func).callees & _COPIES and source is not None and self.refers(source, temp):
+                            return True
+            child, node = node, self.parent.get(node)
         return False
 
     # -- driving
@@ -519,6 +1197,7 @@ class Analysis:
 
 
 def _join(states: Iterable[Optional[State]]) -> Optional[State]:
+    """The union of states, status by status: exact (every status of every path is kept)."""
     merged: Optional[State] = None
     for state in states:
         if state is None:
@@ -529,15 +1208,8 @@ def _join(states: Iterable[Optional[State]]) -> Optional[State]:
         for key, statuses in state.items():
             old = merged.get(key)
             if old is not statuses:
-                combined = statuses if old is None else old | statuses
-                if len(combined) > _MAX_STATUSES:
-                    combined = frozenset(sorted(combined, key=_status_key)[:_MAX_STATUSES])
-                merged[key] = combined
+                merged[key] = statuses if old is None else old | statuses
     return merged
-
-
-def _status_key(status: Status) -> Tuple[int, str]:
-    return (0 if status[0] in ("absent", "live", "removed", "moved", "handed") else 1, repr(status[0]))
 
 
 def _merge(into: Outcome, other: Outcome) -> None:
@@ -545,6 +1217,18 @@ def _merge(into: Outcome, other: Outcome) -> None:
         joined = _join([into.get(kind), state])
         if joined is not None:
             into[kind] = joined
+
+
+def _decorated(function: Node, qualified: FrozenSet[str], value_of: ValueOf) -> bool:
+    if not isinstance(function, cst.FunctionDef):
+        return False
+    for decorator in function.decorators:
+        expression = decorator.decorator
+        if isinstance(expression, cst.Call):
+            expression = expression.func
+        if value_of(expression).callees & qualified:
+            return True
+    return False
 
 
 class _Flow:
@@ -557,19 +1241,45 @@ class _Flow:
             self.created.setdefault(temp.statement, []).append(index)
         self.leaks: Dict[int, Dict[Leak, None]] = {i: {} for i in range(len(temps))}
         self.handed: Set[int] = set()
+        self.alive: Set[int] = set()  # the file exists on some path
         self.entries: Dict[Tuple[int, cst.ExceptHandler], Set[Status]] = {}
         self.falls_through: Set[cst.ExceptHandler] = set()
         self._effects: Dict[Node, Dict[int, Status]] = {}
         self._raises: Dict[Node, Optional[str]] = {}
         self._loop_temps: Dict[Node, FrozenSet[int]] = {}
+        self._spared: Dict[Node, FrozenSet[int]] = {}
+        self._counts: Dict[Tuple[Node, int], bool] = {}
+        value_of = analysis.value_of
+        self.lends = _decorated(scope, _CONTEXT_MANAGERS, value_of)  # the caller's exception arrives at its yield
+        self.fixture = _decorated(scope, _FIXTURES, value_of)  # pytest resumes it after the test, whatever happened
+        self.entering = isinstance(scope, cst.FunctionDef) and scope.name.value in _ENTERING and analysis.method_of(scope) is not None
         # A temp the function removes somewhere is its own: yielding it lends it out.
         self.owned = {i for i, t in enumerate(temps) if any(analysis.cleans(c, t) for c in analysis.calls.get(scope, ()))}
+        #: temps ``__enter__`` keeps on ``self`` for ``__exit__``: handed over when it returns
+        self.pending: Set[int] = {i for i, t in enumerate(temps) if t.owner is not None and self.entering}
+        #: ``self.attr`` a temp is stored on that no method of the class removes
+        self.kept_on: Dict[int, str] = {}
+        self.flags = self._flags() if temps else frozenset()
+
+    def _flags(self) -> FrozenSet[str]:
+        """Names the function sets to ``True``/``False`` (``created = True``): tests of
+        them say whether a temp was made, like tests of the temp itself."""
+        found: Set[str] = set()
+        for node in self.a._walk(self.scope):
+            if isinstance(node, cst.Assign) and isinstance(node.value, cst.Name) and node.value.value in ("True", "False"):
+                for target in node.targets:
+                    key = _key(target.target)
+                    if key is not None:
+                        found.add(key)
+        return frozenset(found)
 
     def run(self, body: Union[cst.BaseSuite, cst.Module]) -> List[Lifetime]:
         start: State = {i: frozenset({ABSENT}) for i in range(len(self.temps))}
         out = self.block(body.body, start) if isinstance(body, (cst.Module, cst.IndentedBlock)) else self.smalls(body.body, start)
         for kind, label in (("next", "carries on"), ("return", "returns")):
             for index, statuses in out.get(kind, {}).items():
+                if index in self.pending and LIVE in statuses:
+                    self.handed.add(index)  # ``__enter__`` returns: ``__exit__`` will remove it
                 for status in statuses:
                     if status[0] == "err":
                         self.leak(index, status[1], status[2], label)
@@ -637,7 +1347,10 @@ class _Flow:
         if following is not None:
             following = dict(following)
             for index in self.created[node]:
-                following[index] = frozenset({NAMED if self.temps[index].factory == "tempfile.mktemp" else LIVE})
+                named = self.temps[index].named
+                following[index] = frozenset({NAMED if named else LIVE})
+                if not named:
+                    self.alive.add(index)
             out["next"] = following
         return out
 
@@ -647,11 +1360,12 @@ class _Flow:
         if not isinstance(node, cst.Raise):
             cls = self.raise_class(node)
             if cls is not None:
-                # A move that fails leaves the temp where it was; a removal or a
-                # hand-off is done even if the statement raises afterwards.
+                # A removal or a hand-off is done even if the statement raises afterwards.
+                # A failed move leaves the temp where it was, but counts as an error path
+                # only when the move crosses locations (or has a copy fallback).
                 before = dict(state)
                 for index, effect in effects.items():
-                    if effect is not MOVED:
+                    if effect is not MOVED or not self.move_failure_counts(node, index):
                         before[index] = frozenset({effect})
                 out["raise"] = self.raised(before, node, cls)
         after = self.apply(state, effects)
@@ -667,6 +1381,19 @@ class _Flow:
         else:
             out["next"] = after
         return out
+
+    def move_failure_counts(self, node: Node, index: int) -> bool:
+        """Whether the statement moving the temp starts an error path when it fails: the
+        move crosses locations or falls back to a copy, or something else in the
+        statement (an argument, another call) can raise while the temp is there."""
+        key = (node, index)
+        found = self._counts.get(key)
+        if found is None:
+            temp = self.temps[index]
+            moving = [c for c in calls_in(node) if self.a.moves(c, temp)]
+            found = any(self.a.crosses(c) or self.a.copied_after(c, temp) for c in moving) or self.raise_class(node, skip=moving) is not None
+            self._counts[key] = found
+        return found
 
     def apply(self, state: State, effects: Dict[int, Status]) -> State:
         if not effects:
@@ -685,6 +1412,7 @@ class _Flow:
             if NAMED in statuses and self.a.mentions(node, self.temps[index]):
                 after = dict(after) if after is state else after
                 after[index] = (statuses - {NAMED}) | {LIVE}
+                self.alive.add(index)
         return after
 
     def raised(self, state: State, origin: Node, cls: str, reraise: bool = False) -> State:
@@ -692,13 +1420,18 @@ class _Flow:
 
         One exception is followed at a time: a statement that fails while an error is
         already being handled (a log call in the handler, a ``finally`` step) starts no
-        error path of its own, so only live temps, and an explicit re-raise, count.
+        error path of its own, so only live temps, and an explicit re-raise, count. A
+        step of a ``finally`` that goes on to remove the temp (``f.close()`` before
+        ``os.unlink(f.name)``) starts none either: that cleanup is what the code meant.
         """
+        spared = self.spared(origin)
         result: State = {}
         for index, statuses in state.items():
             converted: Set[Status] = set()
             for status in statuses:
-                if status == LIVE:
+                if index in spared and (status == LIVE or status[0] in ("raised", "err")):
+                    converted.add(REMOVED)  # the ``finally`` goes on to remove it
+                elif status == LIVE:
                     converted.add(("raised", origin, None, cls))
                 elif status[0] == "err" and reraise:
                     converted.add(("raised", status[1], status[2], cls))
@@ -706,6 +1439,20 @@ class _Flow:
                     converted.add(status)
             result[index] = frozenset(converted)
         return result
+
+    def spared(self, origin: Node) -> FrozenSet[int]:
+        """The temps removed by the ``finally`` block ``origin`` is a step of."""
+        node: Optional[Node] = origin
+        while node is not None and not isinstance(node, (cst.Finally, *_SCOPES, cst.Module)):
+            node = self.a.parent.get(node)
+        if not isinstance(node, cst.Finally):
+            return frozenset()
+        found = self._spared.get(node)
+        if found is None:
+            calls = list(calls_in(node.body))
+            found = frozenset(i for i, t in enumerate(self.temps) if any(self.a.cleans(c, t) for c in calls))
+            self._spared[node] = found
+        return found
 
     def raising(self, node: Optional[Node], state: State) -> Outcome:
         if node is None:
@@ -720,6 +1467,15 @@ class _Flow:
             parent = self.a.parent.get(parent)
         return parent if parent is not None else node
 
+    def decides(self, test: Node, temp: Temp) -> bool:
+        """Whether an ``if`` test can tell whether the temp is there: it tests the temp
+        (``os.path.exists(tmp)``, ``tmp is not None``), what its creation depended on
+        (``out is None`` for ``out or mkdtemp()``), or a flag the function sets."""
+        if self.a.mentions(test, temp):
+            return True
+        tested = self.a.names_in(test)
+        return bool(tested & temp.guards or tested & self.flags)
+
     def if_statement(self, node: cst.If, state: State) -> Outcome:
         out = self.raising(node.test, state)
         then = self.suite(node.body, state)
@@ -733,7 +1489,7 @@ class _Flow:
         # removes it covers the other branch too (the temp is not there, or is None).
         for index, temp in enumerate(self.temps):
             then_next = then.get("next")
-            if then_next is not None and then_next.get(index) == frozenset({REMOVED}) and self.a.mentions(node.test, temp):
+            if then_next is not None and then_next.get(index) == frozenset({REMOVED}) and self.decides(node.test, temp):
                 if "next" in other:
                     other["next"] = {**other["next"], index: frozenset({REMOVED})}
         _merge(out, then)
@@ -746,7 +1502,7 @@ class _Flow:
         mine = self.loop_temps(node)
         entry = state
         exits: Outcome = {}
-        for _ in range(3):
+        while True:  # states only grow, over finitely many statuses: this ends
             body = self.suite(node.body, entry)
             back = _join([body.get("next"), body.get("continue")])
             for kind in ("return", "raise", "break"):
@@ -755,7 +1511,7 @@ class _Flow:
             if back is None:
                 break
             back = dict(back)
-            for index in mine:
+            for index in sorted(mine):
                 for status in back.get(index, ()):
                     if status[0] == "err":
                         self.leak(index, status[1], status[2], "continues the loop")
@@ -769,11 +1525,28 @@ class _Flow:
         done: Outcome = {"next": entry}
         if node.orelse is not None:
             done = self.suite(node.orelse.body, entry)
+        if isinstance(node, cst.For) and "next" in done:
+            # ``for p in paths: os.unlink(p)`` over a container holding the temp removes it:
+            # the temp is among the items, so the loop does not end before it comes.
+            removing = [i for i, t in enumerate(self.temps) if self.empties(node, t, i)]
+            if removing:
+                done["next"] = {**done["next"], **{i: frozenset({REMOVED}) for i in removing}}
         _merge(out, done)
         if "break" in exits:
             _merge(out, {"next": exits.pop("break")})
         _merge(out, exits)
         return out
+
+    def empties(self, node: cst.For, temp: Temp, index: int) -> bool:
+        a = self.a
+        if not isinstance(node.target, cst.Name) or a.role(node.iter, temp) != HOLDER:
+            return False
+        item = node.target.value
+        for statement in a._walk(node.body):
+            if isinstance(statement, cst.BaseSmallStatement) and self.effects(statement).get(index) is REMOVED:
+                if item in a.names_in(statement):
+                    return True
+        return False
 
     def loop_temps(self, node: Node) -> FrozenSet[int]:
         found = self._loop_temps.get(node)
@@ -787,11 +1560,7 @@ class _Flow:
         out: Outcome = {}
         for item in node.items:
             _merge(out, self.raising(item.item, state))
-        effects: Dict[int, Status] = {}
-        for item in node.items:
-            for index, temp in enumerate(self.temps):
-                if temp.kind == DIRECTORY_OBJECT and self.a.holds_object(item.item, temp):
-                    effects[index] = REMOVED  # ``with d:`` removes it on the way out
+        effects = self.with_effects(node)
         state = self.apply(state, effects)
         for item in node.items:
             state = self.used(item.item, state)
@@ -799,8 +1568,17 @@ class _Flow:
             state = dict(state)
             for index in self.created[node]:
                 state[index] = frozenset({LIVE})
+                self.alive.add(index)
         _merge(out, self.suite(node.body, state))
         return out
+
+    def with_effects(self, node: cst.With) -> Dict[int, Status]:
+        effects: Dict[int, Status] = {}
+        for item in node.items:
+            for index, temp in enumerate(self.temps):
+                if temp.kind == DIRECTORY_OBJECT and self.a.holds_object(item.item, temp):
+                    effects[index] = REMOVED  # ``with d:`` removes it on the way out
+        return effects
 
     def try_statement(self, node: Union[cst.Try, cst.TryStar], state: State) -> Outcome:
         body = self.suite(node.body, state)
@@ -857,57 +1635,102 @@ class _Flow:
                     break
                 if a.moves(call, temp):
                     effect = MOVED
-                elif effect is None and self.stores(call, temp):
-                    effect = HANDED
-            if effect is None and self.hands_off(node, temp, index):
-                effect = HANDED
+                elif effect is None:
+                    effect = self.hands_over(call, temp, index)
+            if effect is None:
+                effect = self.hands_off(node, temp, index)
             if effect is not None:
                 found[index] = effect
         self._effects[node] = found
         return found
 
-    def stores(self, call: cst.Call, temp: Temp) -> bool:
-        func = call.func
-        for definition in self.a.value_of(func).defs:
-            if isinstance(definition, cst.FunctionDef):
-                kept = self.a.kept_parameters(definition)
-                if any(i in kept and a.keyword is None and self.a.mentions(a.value, temp) for i, a in enumerate(call.args)):
-                    return True  # ``self.registerFileForCleanUp(path)``
-        if isinstance(func, cst.Attribute) and func.attr.value in names.STORE_METHODS:
-            if any(self.a.mentions(arg.value, temp) for arg in call.args):
-                return True
-        # A directory object given away takes its cleanup with it (``stack.enter_context(d)``).
-        return temp.kind == DIRECTORY_OBJECT and any(self.a.holds_object(arg.value, temp) for arg in call.args)
+    def store(self, target: Node, index: int) -> Optional[Status]:
+        """A store of the temp into ``target``: a hand-off when it outlives the call, or
+        lands on ``self`` where the class removes it (``__enter__`` hands it over only
+        when it returns); nothing when the function's own container or object holds it
+        (that holder is one of the temp's names), or the class never removes it."""
+        where, owned = self.a.receiver(target, self.scope)
+        if where == "away":
+            return HANDED
+        if owned is None:
+            return None
+        cls, attr = owned
+        if self.a.released(cls, attr):
+            if self.entering:
+                self.pending.add(index)
+                return None
+            return HANDED
+        self.kept_on.setdefault(index, f"{self.a.method_of(self.scope)[1]}.{attr}")  # type: ignore[index]
+        return None
 
-    def hands_off(self, node: Node, temp: Temp, index: int) -> bool:
+    def hands_over(self, call: cst.Call, temp: Temp, index: int) -> Optional[Status]:
+        """A call that takes the temp over: a store into a container (``registry.append(p)``),
+        a same-module function that keeps it, ``stack.enter_context(d)``."""
+        a = self.a
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value in names.STORE_METHODS:
+            if any(a.carries(arg.value, temp) for arg in call.args):
+                return self.store(func.value, index)
+        if a.argument_effect(call, temp) is HANDED:
+            return HANDED
+        if temp.kind == DIRECTORY_OBJECT and isinstance(func, cst.Attribute) and func.attr.value in _CONTEXT_TAKERS:
+            if any(a.holds_object(arg.value, temp) for arg in call.args):
+                return HANDED  # a directory object given away takes its cleanup with it
+        name = _terminal(func)
+        value = a.value_of(func)
+        if name is not None and _HANDING_WORD.search(name) and not value.defs and all(c.split(".", 1)[0] not in _STDLIB for c in value.callees):
+            if any(a.carries(arg.value, temp) for arg in call.args):
+                return HANDED
+        return None
+
+    def hands_off(self, node: Node, temp: Temp, index: int) -> Optional[Status]:
         a = self.a
         if isinstance(node, cst.Return):
-            return node.value is not None and a.mentions(node.value, temp)
+            return HANDED if node.value is not None and a.carries(node.value, temp) else None
         if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
-            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             value = node.value
-            if value is not None and not all(_is_names(t) for t in targets) and a.mentions(value, temp):
-                return True  # ``self.tmp = tmp``, ``paths[key] = tmp``
-        if index not in self.owned:
+            if value is not None:
+                stored = [t for t in _targets(node) if not _is_names(t)]
+                if stored and a.carries(value, temp):
+                    effects = [self.store(t, index) for t in stored]
+                    if HANDED in effects:
+                        return HANDED
+        if not self.fixture and (self.lends or index not in self.owned):
             for inner in a._walk(node):
-                if isinstance(inner, cst.Yield) and inner.value is not None and a.mentions(inner.value, temp):
-                    return True
-        return False
+                if isinstance(inner, cst.Yield) and isinstance(inner.value, cst.BaseExpression) and a.carries(inner.value, temp):
+                    if not self.lends:
+                        return HANDED
+                    # A context manager lends it: the caller's exception arrives here, and
+                    # only a normal exit leaves the temp with the caller.
+                    self.pending.add(index)
+        return None
 
-    def raise_class(self, node: Node) -> Optional[str]:
-        """None when ``node`` cannot raise, "os" when only ``OSError``, else "any"."""
-        if node in self._raises:
+    def raise_class(self, node: Node, skip: Sequence[Node] = ()) -> Optional[str]:
+        """None when ``node`` cannot raise, "os" when only ``OSError``, else "any";
+        ``skip``: calls left out (their arguments are still looked at)."""
+        if not skip and node in self._raises:
             return self._raises[node]
         found: Optional[str] = None
         stack = [node]
         while stack and found != "any":
             current = stack.pop()
-            if isinstance(current, (cst.Await, cst.Yield, cst.Assert, cst.Raise)):
+            if isinstance(current, cst.Yield):
+                if not self.fixture:
+                    found = "any"
+            elif isinstance(current, (cst.Await, cst.Assert, cst.Raise)):
                 found = "any"
-            elif isinstance(current, cst.Call):
+            elif isinstance(current, cst.Call) and not any(current is s for s in skip):
                 callees = self.a.value_of(current.func).callees
                 if callees and callees <= names.NON_RAISING_CALLS:
                     pass
+                elif callees and callees <= _CONTAINERS and not current.args or self.a.transparent(current):
+                    pass  # ``set()``, ``cast(T, x)``
+                elif isinstance(current.func, cst.Attribute) and current.func.attr.value in _STR_METHODS and (
+                    self.a.value_of(current.func.value).kinds == {STR}
+                ):
+                    pass  # a ``str`` method on a string
+                elif self.closes_temp(current):
+                    pass  # closing the temp's own file: its writes are where it fails
                 elif isinstance(current.func, cst.Attribute) and current.func.attr.value in names.LOGGING_METHODS:
                     pass  # logging handles its own errors (``Handler.handleError``)
                 elif not callees and self.a.function_raises(current) is None:
@@ -918,16 +1741,35 @@ class _Flow:
                     found = "os"
                 else:
                     found = "any"
-            stack.extend(c for c in self.a.kids.get(current) or children(current) if not isinstance(c, _SCOPES))
-        self._raises[node] = found
+            if isinstance(current, cst.Call) and any(current is s for s in skip):
+                stack.extend(a.value for a in current.args)
+                if isinstance(current.func, cst.Attribute):
+                    stack.append(current.func.value)
+            else:
+                stack.extend(c for c in self.a.kids.get(current) or children(current) if not isinstance(c, _SCOPES))
+        if not skip:
+            self._raises[node] = found
         return found
+
+    def closes_temp(self, call: cst.Call) -> bool:
+        func = call.func
+        return isinstance(func, cst.Attribute) and func.attr.value == "close" and not call.args and any(
+            t.kind == FILE_OBJECT and self.a.holds_object(func.value, t) for t in self.temps
+        )
 
     # -- the result
 
     def lifetime(self, index: int, temp: Temp) -> Lifetime:
-        leaks = tuple(sorted(self.leaks[index], key=lambda leak: self.leak_key(index, leak)))
-        if not (leaks and index in self.handed):
-            return Lifetime(temp, index in self.handed, leaks)
+        leaks = tuple(sorted(self.leaks[index], key=self.leak_key))
+        handed = index in self.handed
+        never = not handed and self.never_released(index, temp)
+        kept_on = self.kept_on.get(index) if never else None
+        if temp.owner is not None and never:
+            kept_on = temp.handle
+        if not (leaks and handed):
+            return Lifetime(temp, handed, leaks, never_released=never, kept_on=kept_on)
+        if temp.conditional or temp.inside:
+            return Lifetime(temp, True, leaks)  # no fix: the cleanup would need the directory, or a test
         fixes = []
         for handler in dict.fromkeys(l.handler for l in leaks if l.handler is not None):
             fix = self.handler_fix(index, temp, handler)
@@ -936,12 +1778,37 @@ class _Flow:
         unhandled = [l for l in leaks if l.handler is None]
         return Lifetime(temp, True, leaks, tuple(fixes), self.wrap(temp, unhandled) if unhandled else None)
 
-    def leak_key(self, index: int, leak: Leak) -> Tuple[int, bool, int]:
-        """Swallowing handlers first, and among them the failed move, which is what
-        the incident was about; then source order."""
-        rank = {"continues the loop": 0, "returns": 1, "carries on": 2, "re-raises": 3, "propagates": 4}[leak.exit]
-        moving = self._effects.get(leak.origin, {}).get(index) is MOVED
-        return rank, not moving, self.a.order.get(leak.origin, 0)
+    def leak_key(self, leak: Leak) -> Tuple[int, int, int]:
+        """Source order of the failing statement, then of the handler: a total order,
+        so the first leak (the one a message names) never depends on set order."""
+        order = self.a.order
+        return order.get(leak.origin, 0), order.get(leak.handler, 0) if leak.handler is not None else 0, _EXIT_RANK[leak.exit]
+
+    def never_released(self, index: int, temp: Temp) -> bool:
+        """XDV203: the file exists on some path, and no statement of the function (nor a
+        closure in it; for a temp kept on ``self``, nor a method of its class) removes,
+        moves, hands off or registers it. A ``TemporaryDirectory`` object is left out:
+        its finalizer removes the directory when the object goes."""
+        if temp.kind == DIRECTORY_OBJECT or not temp.located or index in self.pending or index not in self.alive and not temp.named:
+            return False
+        if temp.named and not self.a.mentions_after(self.scope, temp):
+            return False  # a name nothing uses: no file
+        a = self.a
+        scope_nodes = [n for n in a._walk(self.scope) if a.scope_of.get(n) is self.scope]
+        for node in scope_nodes:
+            if isinstance(node, cst.BaseSmallStatement) and index in self.effects(node):
+                return False
+            if isinstance(node, cst.With) and index in self.with_effects(node):
+                return False
+        if index in self.pending:
+            return False
+        nested = [n for n in a._walk(self.scope) if isinstance(n, (cst.FunctionDef, cst.Lambda)) and n is not self.scope]
+        if isinstance(self.scope, cst.Module):
+            nested = [n for n in a.calls if isinstance(n, (cst.FunctionDef, cst.Lambda))]
+        for function in nested:
+            if any(a.cleans(c, temp) or a.moves(c, temp) for c in a.calls.get(function, ())):
+                return False  # a closure (or, for a module's temp, a function) lets go of it
+        return True
 
     def handler_fix(
         self, index: int, temp: Temp, handler: cst.ExceptHandler
@@ -958,10 +1825,12 @@ class _Flow:
         if handler in self.falls_through:
             end = a.end[node]
             for name_node in a._walk(self.scope):
-                if isinstance(name_node, cst.Name) and name_node.value in temp.handles and a.order[name_node] > end:
+                if a.order[name_node] > end and a.mentions(name_node, temp) and isinstance(name_node, (cst.Name, cst.Attribute)):
                     return None  # used after the try: removing it early would change that
         if ABSENT not in entry:
             return handler, None
+        if temp.owner is not None:
+            return None  # ``self.tmp = None`` first would change the object
         body, block = node.body, a.parent.get(node)
         inside = a.order[body] <= a.order[temp.statement] <= a.end[body]
         if not inside or not isinstance(block, cst.IndentedBlock):

@@ -28,27 +28,50 @@ _EXITS = {
 class TempNotCleanedOnError(Rule):
     """
     ## What it does
-    Flags a temporary file or directory (from `mkstemp`, `mkdtemp`, `mktemp`,
-    `NamedTemporaryFile(delete=False)`, `TemporaryDirectory()` outside `with`, or a
-    same-module helper that returns one) that the normal path moves, removes or hands
+    Flags a temporary file or directory that the normal path removes, moves or hands
     on, but that some error path leaves behind: an exception that leaves the function
     with no `finally` or `except` removing the temp, or an `except` clause that
     swallows the error, returns, continues the loop or re-raises without removing it.
-    The finding is on the creation call and names the statement and handler that leak.
+    The finding is on the creation call and names the first statement (in source
+    order) whose failure leaks the temp, and the handler that lets it go.
+
+    Every way of making a temp counts: `mkstemp`, `mkdtemp`, `mktemp`,
+    `NamedTemporaryFile(delete=False)` (and its `.name`), `TemporaryDirectory()`
+    outside `with`, a path inside a new temp directory
+    (`os.path.join(mkdtemp(), "x")`, `Path(mkdtemp()) / "x"`), a temp made only when
+    no directory was given (`out or Path(mkdtemp())`), a
+    `functools.partial(tempfile.NamedTemporaryFile, ...)` factory's call, `self.attr =
+    mkdtemp()`, and the call of a same-module helper that returns any of these.
+
+    Only real transfers hand a temp on: returning or yielding it (or a container or
+    object holding it) to the caller; storing it on `self` where some method of the
+    class removes or moves it (otherwise the class keeps it, and XDV203 checks it as
+    the owner); storing it where it outlives the call (a parameter's or a global's
+    container); registering its removal (`atexit.register(shutil.rmtree, d)`,
+    `self.addCleanup(os.unlink, p)`, `stack.callback(...)`, `weakref.finalize(...)`).
+    A temp passed as an ordinary call argument (`run(path=tmp)`,
+    `subprocess.run([..., tmp])`, a path derived from it) is used there, not handed
+    on. A `@contextmanager` that yields the temp (or a handle on it) still owns it:
+    the caller's exception arrives at the `yield`. `__enter__` owns what it stores on
+    `self` until it returns: `__exit__` never runs when `__enter__` raises.
 
     Cleanup counts when it is `os.unlink`, `os.remove`, `os.rmdir`, `Path.unlink`,
     `shutil.rmtree`, `TemporaryDirectory.cleanup()`, `with d:` on a
-    `TemporaryDirectory`, or a same-module function that does one of those to its
-    parameter, and when it is registered: `atexit.register(shutil.rmtree, d)`,
-    `self.addCleanup(os.unlink, p)`, `stack.callback(...)`, `weakref.finalize(...)`.
-    A registered removal runs whatever path the code takes, error paths included, so
-    the temp cannot outlive the process (or the test, or the object): disk use stays
-    bounded by what the process holds at once, which is not the incident's monotonic growth.
+    `TemporaryDirectory`, or a same-module function (or method, or closure) that does
+    one of those to its argument; guarded by an existence check
+    (`if os.path.exists(p): os.remove(p)`, `if p.exists(): p.unlink()`) or by a test of
+    what decided the creation (`if out is None: shutil.rmtree(d)`); in a `finally`
+    that also does other things first; or registered as above.
 
-    A temp handed to the caller (returned, yielded, stored on `self` or in a container)
-    is the caller's from then on: the helper is checked up to the hand-off, and each
-    call of the helper is checked as a creation of its own.
+    A move's own failure is an error path only when the move crosses locations (what
+    XDV101 and XDV102 flag) or its handler falls back to a copy: the same-directory
+    atomic `os.replace` of `mkstemp(dir=os.path.dirname(dst))` is the recommended
+    idiom, not a leak, while a copy fallback that never removes the source leaves a
+    full-size file behind on every cross-device call.
 
+    A temp handed to the caller is the caller's from then on: the helper is checked
+    up to the hand-off, and each call of the helper is checked as a creation of its
+    own.
     ## Why is this bad?
     A staged file that is not removed when the move (or the write before it) fails
     stays in `/tmp` for good. A long-running worker that fails the same way for every
@@ -114,7 +137,9 @@ class TempNotCleanedOnError(Rule):
     it also removes the temp on `KeyboardInterrupt` and for errors the code may have
     meant to leave the file behind for (inspection after a crash), and it re-indents
     the wrapped statements. No fix is offered when those statements are not in one
-    block with the creation, or at module level.
+    block with the creation, or at module level, nor for a path inside a temp
+    directory or a temp made only sometimes (`out or mkdtemp()`): their removal needs
+    the directory, or the test that decided the creation.
 
     ## Options
     - `per-file-ignores`: for example `"tests/**" = ["XDV201"]`, when temps in tests

@@ -17,7 +17,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Match, Optional, P
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import Locations
-from xdevlint.stages.scan_lifetime import FACTORY_NAMES, temp_may_leak
+from xdevlint.stages.scan_lifetime import FACTORY_NAMES, temp_may_leak, temp_may_stay
 
 _MOVE_ATTRIBUTES = frozenset(names.MOVE_METHODS) | {q.rsplit(".", 1)[1] for q in names.MOVE_FUNCTIONS}
 _MOVE_MODULES = {q.rsplit(".", 1)[0] for q in names.MOVE_FUNCTIONS}
@@ -98,6 +98,15 @@ class Scan:
         if answer is None:
             answer = _text_may_hold_temp(self.text) and temp_may_leak(self.tree)
             self._answers["leak"] = answer
+        return answer
+
+    def may_keep_temp(self) -> bool:
+        """Whether a temp the file holds may never be removed (sound over-approximation
+        of the lifetime analysis: see ``scan_lifetime``)."""
+        answer = self._answers.get("keep")
+        if answer is None:
+            answer = _text_may_hold_temp(self.text) and temp_may_stay(self.tree)
+            self._answers["keep"] = answer
         return answer
 
     def has_location_source(self, locations: Locations) -> bool:
@@ -518,12 +527,14 @@ _IMPORT_LINE = re.compile(r"[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import\b")
 _IMPORT_BRACKET = re.compile(r"import\s*$")
 _ALIASED = re.compile(r"\s+as\b")
 _WITH = re.compile(r"(?:^|[\s;:])with\s*$")
+_NAME_OF_CALL = re.compile(r"\)[\s\\]*\.[\s\\]*name\b")
 
 
 def _text_may_hold_temp(text: str) -> bool:
     """False only when every factory in the text makes a temp nobody holds: an import
-    of the name (not ``as`` another), ``NamedTemporaryFile(...)`` without ``delete``,
-    ``with TemporaryDirectory() as d``. Anything else goes on to the AST pass."""
+    of the name (not ``as`` another), ``NamedTemporaryFile(...)`` without ``delete``
+    (in a file where no call is followed by ``.name``), ``with TemporaryDirectory() as d``.
+    Anything else goes on to the AST pass."""
     for match in _TEMP_FACTORY_WORD.finditer(text):
         start, end, word = match.start(), match.end(), match.group()
         if not _is_whole_word(text, match):
@@ -535,8 +546,8 @@ def _text_may_hold_temp(text: str) -> bool:
             continue
         if word == "NamedTemporaryFile":
             shape = _call_shape(text, call.end())
-            if shape is None or shape[2] or "delete" in shape[1] or shape[0] > 7:
-                return True
+            if shape is None or shape[2] or "delete" in shape[1] or shape[0] > 7 or _NAME_OF_CALL.search(text):
+                return True  # ``NamedTemporaryFile().name`` is a name the object no longer guards
             continue  # deleted on close
         if word == "TemporaryDirectory" and _WITH.search(text, max(0, start - 200), _chain_start(text, start)):
             continue  # the context manager removes it

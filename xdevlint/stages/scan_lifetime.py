@@ -112,6 +112,20 @@ def temp_may_leak(tree: Optional[ast.AST]) -> bool:
     return False
 
 
+def temp_may_stay(tree: Optional[ast.AST]) -> bool:
+    """Whether some temp the file creates and holds may never be removed (sound: False
+    only when each one is surely removed, moved, returned or registered by a statement
+    of its own scope, or is not a temp XDV203 reports)."""
+    if tree is None:
+        return True
+    module = _Module(tree)
+    aliases = _aliases(module)
+    for node in module.nodes:
+        if isinstance(node, ast.Call) and _may_create(module, node.func, aliases) and _creation_may_stay(module, node):
+            return True
+    return False
+
+
 def _aliases(module: _Module) -> Set[str]:
     """Other names for a factory: ``from tempfile import mkdtemp as md``, and targets
     of assignments that name one other than by calling it (``mk = tempfile.mkstemp``,
@@ -161,35 +175,87 @@ def _may_create(module: _Module, func: ast.expr, aliases: Set[str]) -> bool:
     return known is None or known in names.TEMP_FACTORIES
 
 
-def _creation_may_leak(module: _Module, call: ast.Call) -> bool:
+def _held(module: _Module, call: ast.Call) -> Tuple[str, Optional[ast.AST], Optional[_Temp]]:
+    """How the file holds what ``call`` makes, as the lifetime analysis may read it:
+    "none" (it cannot be a tracked temp), "unknown" (returned by a helper, made by an
+    alias, kept on an attribute: the analysis may track it in ways not followed here),
+    or "held" with its statement and its names."""
     factory = _terminal(call.func)
-    if factory == "NamedTemporaryFile" and not _deletes_never(call):
-        return False  # deleted on close: the object cleans up after itself
     expression: ast.AST = call
     parent = module.parents.get(expression)
     indexed = False  # ``mkstemp()[1]``: the path itself, no tuple to unpack
-    while isinstance(parent, ast.Subscript) or isinstance(parent, ast.Call) and len(parent.args) == 1 and parent.args[0] is expression:
-        indexed = indexed or isinstance(parent, ast.Subscript)
+    named = False  # ``NamedTemporaryFile().name``
+    # Climb what the analysis climbs: ``[1]``, ``.name``, ``Path(...)``, ``os.path.join(...)``,
+    # ``... / "x"``, ``out or ...``, ``... if c else ...`` (any of their operands, to stay sound).
+    while True:
+        if isinstance(parent, ast.Subscript) and parent.value is expression:
+            indexed = True
+        elif isinstance(parent, ast.Attribute) and parent.attr == "name":
+            named = True
+        elif isinstance(parent, ast.Call) and parent.args and parent.args[0] is expression:
+            pass
+        elif isinstance(parent, (ast.BinOp, ast.BoolOp, ast.IfExp)):
+            pass
+        else:
+            break
         expression, parent = parent, module.parents.get(parent)
+    if factory == "NamedTemporaryFile" and not _deletes_never(call) and not named:
+        return "none", None, None  # deleted on close: the object cleans up after itself
     if isinstance(parent, ast.Return):
-        return True
+        return "unknown", parent, None  # a helper: each caller's call is a creation
     if isinstance(parent, ast.withitem):
-        return parent.optional_vars is not None and factory != "TemporaryDirectory"
-    if not isinstance(parent, (ast.Assign, ast.AnnAssign)) or parent.value is not expression:
-        return False  # not held in a name: stored on an object, passed on, or unused
-    targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        if parent.optional_vars is None or factory == "TemporaryDirectory":
+            return "none", None, None
+        targets: List[ast.expr] = [parent.optional_vars]
+        parent = module.parents.get(parent)
+    elif isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is expression:
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+    else:
+        return "none", None, None  # not held: passed on, or unused
+    attributes = [e for t in targets for e in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]) if isinstance(e, ast.Attribute)]
+    if any(_on_self(module, a) for a in attributes):
+        return "unknown", parent, None  # kept on ``self``: its class is the owner
     if not any(isinstance(t, (ast.Name, ast.Tuple, ast.List)) for t in targets):
-        return False
+        return "none", None, None
     if factory not in FACTORY_NAMES:
-        return True  # an alias of a factory: what it makes is not known here
+        return "unknown", parent, None  # an alias of a factory: what it makes is not known here
     handle = _handle(targets, factory, indexed)
     if handle is None:
-        return False  # not one name: the lifetime analysis does not track it either
-    scope = _scope(module, parent)
-    if scope is None or _returned(scope, handle):
-        return True
-    temp = _Temp(factory, handle, scope)
-    return temp.may_be_handed_off(module) and not _covered(module, parent, temp)
+        return "none", None, None  # not one name: the lifetime analysis does not track it either
+    scope = _scope(module, parent)  # type: ignore[arg-type]
+    if scope is None or _returned(scope, handle) and _used_elsewhere(module, scope):
+        return "unknown", parent, None
+    return "held", parent, _Temp(factory, handle, scope)
+
+
+def _on_self(module: _Module, target: ast.Attribute) -> bool:
+    """``self.attr`` in a method: the analysis tracks it as the class's temp."""
+    function = module.parents.get(target)
+    while function is not None and not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+        function = module.parents.get(function)
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or not isinstance(module.parents.get(function), ast.ClassDef):
+        return False
+    params = function.args.posonlyargs + function.args.args
+    return bool(params) and isinstance(target.value, ast.Name) and target.value.id == params[0].arg
+
+
+def _creation_may_leak(module: _Module, call: ast.Call) -> bool:
+    how, statement, temp = _held(module, call)
+    if how != "held":
+        return how == "unknown"
+    assert temp is not None and isinstance(statement, ast.stmt)
+    return temp.may_be_handed_off(module) and not _covered(module, statement, temp)
+
+
+def _creation_may_stay(module: _Module, call: ast.Call) -> bool:
+    """Whether no statement of the scope surely removes, moves or returns the temp."""
+    how, statement, temp = _held(module, call)
+    if how != "held":
+        return how == "unknown"
+    assert temp is not None
+    if temp.factory == "TemporaryDirectory" and not temp.paths:
+        return False  # its finalizer removes it: XDV203 leaves these out
+    return not temp.surely_released(module)
 
 
 def _deletes_never(call: ast.Call) -> bool:
@@ -227,6 +293,17 @@ def _returned(scope: ast.AST, handle: str) -> bool:
     )
 
 
+def _used_elsewhere(module: _Module, scope: ast.AST) -> bool:
+    """Whether the file names the function anywhere but in its own ``def``: a call
+    there (or through an alias) is a creation of its own for the analysis."""
+    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return True
+    return any(
+        isinstance(node, ast.Name) and node.id == scope.name or isinstance(node, ast.Attribute) and node.attr == scope.name
+        for node in module.nodes
+    )
+
+
 class _Temp:
     """One held temp: its factory, and the names that hold its path or its object."""
 
@@ -245,17 +322,60 @@ class _Temp:
                     isinstance(value, ast.Attribute) and value.attr == "name" and isinstance(value.value, ast.Name) and value.value.id in self.objects
                 ):
                     self.paths.add(node.targets[0].id)  # type: ignore[attr-defined]
+        # Every name bound from a value that mentions one of those (``paths = [tmp]``,
+        # ``job = Job(tmp)``, ``cmd = "rm " + tmp``): the analysis may hold the temp in any.
+        self.loose: Set[str] = set(self.names)
+        binders = [n for n in ast.walk(scope) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr, ast.For, ast.AsyncFor))]
+        changed = True
+        while changed:
+            changed = False
+            for binder in binders:
+                bound = binder.iter if isinstance(binder, (ast.For, ast.AsyncFor)) else binder.value
+                if bound is None or not _mentions(bound, self.loose):
+                    continue
+                targets = binder.targets if isinstance(binder, ast.Assign) else [binder.target]
+                for target in targets:
+                    for inner in ast.walk(target):
+                        if isinstance(inner, ast.Name) and inner.id not in self.loose:
+                            self.loose.add(inner.id)
+                            changed = True
 
     @property
     def names(self) -> Set[str]:
         return self.paths | self.objects
+
+    def surely_released(self, module: _Module) -> bool:
+        """Whether a statement of the scope itself surely removes, moves or returns the
+        temp, as the lifetime analysis reads it: ``os.unlink(p)``, a registration,
+        ``os.rename(p, dst)``, ``p.rename(dst)``, ``return p``."""
+        stack = list(ast.iter_child_nodes(self.scope))
+        while stack:
+            node = stack.pop()
+            if isinstance(node, _NESTED):
+                continue
+            stack.extend(ast.iter_child_nodes(node))
+            if isinstance(node, ast.Return) and node.value is not None:
+                values = node.value.elts if isinstance(node.value, (ast.Tuple, ast.List)) else [node.value]
+                if any(isinstance(v, ast.Name) and v.id in self.names for v in values):
+                    return True
+            elif isinstance(node, ast.Call):
+                if _removes(module, node, self):
+                    return True
+                first = node.args[0] if node.args else None
+                if module.qualified(node.func) in names.CONSUMING_MOVES and isinstance(first, ast.Name) and first.id in self.paths:
+                    return True
+                func = node.func
+                if isinstance(func, ast.Attribute) and func.attr in ("rename", "replace") and len(node.args) == 1 and not node.keywords:
+                    if isinstance(func.value, ast.Name) and func.value.id in self.paths:
+                        return True
+        return False
 
     def may_be_handed_off(self, module: _Module) -> bool:
         """Whether any statement of the scope could remove, move, store, return or
         otherwise hand on the temp: a name of it in a call, a ``return``/``yield``,
         a ``with`` item, an assignment to something other than names, or a nested
         function (a closure may remove it). Without one the analysis flags nothing."""
-        held = self.names
+        held = self.loose
         for node in ast.walk(self.scope):
             if isinstance(node, ast.Name) and node.id in held and isinstance(node.ctx, ast.Load) and _may_hand_off(module, node, self.scope):
                 return True
@@ -314,19 +434,49 @@ def _covers(module: _Module, statement: ast.stmt, temp: _Temp) -> bool:
         call = statement.value
         if _holds_call(call):
             return False  # a call in the arguments might be a move, done only once it returns
-        stores = isinstance(call.func, ast.Attribute) and call.func.attr in names.STORE_METHODS
-        if stores and any(_mentions(a, temp.names) for a in _arguments(call)):
-            return True
-        if temp.factory == "TemporaryDirectory" and any(isinstance(a, ast.Name) and a.id in temp.objects for a in _arguments(call)):
-            return True  # ``self.enterContext(d)``: given away, with its cleanup
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in names.STORE_METHODS and _away(module, func.value, temp.scope) and any(isinstance(a, ast.Name) and a.id in temp.names for a in _arguments(call)):
+            return True  # ``registry.append(path)``: the registry's owner has it now
+        if temp.factory == "TemporaryDirectory" and isinstance(func, ast.Attribute) and func.attr in _CONTEXT_TAKERS:
+            if any(isinstance(a, ast.Name) and a.id in temp.objects for a in _arguments(call)):
+                return True  # ``self.enterContext(d)``: given away, with its cleanup
         return _removes(module, call, temp)
-    if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+    if isinstance(statement, (ast.Assign, ast.AnnAssign)) and isinstance(statement.value, ast.Name) and statement.value.id in temp.names:
         targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-        # ``self.tmp = tmp``, ``paths[key] = tmp``: the object owns it now.
-        return not all(_is_names(t) for t in targets) and not _holds_call(statement.value) and _mentions(statement.value, temp.names)
+        # ``registry[key] = tmp``, ``holder.path = tmp`` into what outlives the call.
+        return any(not _is_names(t) and _away(module, t, temp.scope) for t in targets)
     if isinstance(statement, ast.Try) and statement.finalbody:
         return _starts_removing(module, statement.finalbody, temp)
     return False
+
+
+_CONTEXT_TAKERS = frozenset({"enter_context", "enter_async_context", "enterContext", "enterClassContext", "push", "push_async_exit"})
+
+
+def _away(module: _Module, receiver: ast.AST, scope: ast.AST) -> bool:
+    """Whether a store into ``receiver`` surely puts the temp where it outlives the
+    call, as the analysis reads it: a container named by a parameter or a module
+    global, never bound in the function (not ``self``'s, whose class must remove it;
+    not one the function made, which only holds it; not an import, which may be the
+    standard library's own state, like ``sys.path``)."""
+    while isinstance(receiver, (ast.Attribute, ast.Subscript)):
+        receiver = receiver.value
+    if not isinstance(receiver, ast.Name) or not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    name = receiver.id
+    params = scope.args.posonlyargs + scope.args.args
+    if name in ("self", "cls") or params and params[0].arg == name or name in module.imports:
+        return False
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            return False  # bound in the function: its own container
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return False
+    for node in module.nodes:
+        if isinstance(node, ast.Assign) and isinstance(node.value, (ast.Name, ast.Attribute)):
+            if any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+                return False  # ``registry = sys.path``: maybe the standard library's
+    return True
 
 
 def _starts_removing(module: _Module, statements: List[ast.stmt], temp: _Temp) -> bool:

@@ -1,0 +1,130 @@
+"""XDV203 temp-never-removed."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from xdevlint.analysis.lifetime import Lifetime, LifetimeProvider
+from xdevlint.analysis.locations import Locations
+from xdevlint.analysis.provenance import ProvenanceProvider
+from xdevlint.rules.rule import Rule, snippet
+from xdevlint.rules.xdv201_temp_not_cleaned_on_error import TEMP_FACTORY_WORDS
+from xdevlint.stages.scan import Scan
+
+
+class TempNeverRemoved(Rule):
+    """
+    ## What it does
+    Flags a temporary file or directory (from `mkstemp`, `mkdtemp`, `mktemp`,
+    `NamedTemporaryFile(delete=False)`, `NamedTemporaryFile(...).name`,
+    `os.path.join(mkdtemp(), ...)`, a `functools.partial` factory, or a same-module
+    helper that returns one) that no path removes, moves, hands on or registers for
+    removal. The finding is on the creation call.
+
+    Handing on means a real transfer: returning or yielding the temp (or a container
+    or object holding it) to the caller, storing it where it outlives the call (in a
+    parameter's or a global's container), or storing it on `self` in a class where
+    some method removes or moves it. A temp only passed to calls
+    (`subprocess.run([..., tmp])`, `load(path=tmp)`) is used there, not handed on. A
+    temp kept on `self` is reported when no method of the class (or of a same-module
+    base or subclass) removes it. Removal counts however it is written: `os.unlink`,
+    `shutil.rmtree`, `Path.unlink`, a same-module helper that removes its argument, a
+    closure that does, or a registration (`atexit.register`, `self.addCleanup`,
+    `ExitStack.callback`, `weakref.finalize`). A `TemporaryDirectory` object is not
+    reported: its finalizer removes the directory when the object goes.
+
+    Only temps in the temp location are reported (no `dir=`, or one there, such as
+    `tempfile.gettempdir()`): a temp made in a directory the code chose (a log
+    directory, beside its destination, inside another temp directory it removes) is a
+    unique name in that directory, and that directory's to manage.
+
+    ## Why is this bad?
+    Nothing ever removes the file, so every call leaves one more behind: in a service
+    or a worker that runs the code for every item, the temp directory grows without
+    bound, the way orphaned downloads and staged shards filled the Xet migration
+    workers' disks until everything failed with `ENOSPC`.
+
+    ## Example
+    ```python
+    import subprocess
+    import tempfile
+
+    def render(source):
+        fd, out = tempfile.mkstemp(suffix=".pdf")
+        subprocess.run(["render", source, "-o", out], check=True)
+        with open(out, "rb") as f:
+            return f.read()
+    ```
+
+    ## Use instead
+    Remove the temp when the function is done with it, whatever happens:
+    ```python
+    import os
+    import subprocess
+    import tempfile
+
+    def render(source):
+        fd, out = tempfile.mkstemp(suffix=".pdf")
+        os.close(fd)
+        try:
+            subprocess.run(["render", source, "-o", out], check=True)
+            with open(out, "rb") as f:
+                return f.read()
+        finally:
+            os.unlink(out)
+    ```
+    or let a context manager do it:
+    ```python
+    import os
+    import subprocess
+    import tempfile
+
+    def render(source):
+        with tempfile.TemporaryDirectory() as work:
+            out = os.path.join(work, "out.pdf")
+            subprocess.run(["render", source, "-o", out], check=True)
+            with open(out, "rb") as f:
+                return f.read()
+    ```
+
+    ## Fix safety
+    No automatic fix: only the author knows where the temp stops being needed (the
+    end of the function, of a request, of the process), and a removal placed too early
+    breaks whoever still reads it.
+
+    ## Options
+    - `per-file-ignores`: for example `"scripts/**" = ["XDV203"]`, for one-off scripts
+      whose temps are meant to stay for a human to look at; or `# noqa: XDV203` on the
+      creation that is kept on purpose.
+    """
+
+    CODE = "XDV203"
+    NAME = "temp-never-removed"
+    MESSAGE = "`{name}` from `{factory}` is never removed: {why}, so every call leaves it behind"
+
+    METADATA_DEPENDENCIES = (ProvenanceProvider, LifetimeProvider)
+
+    def __init__(self, context: object) -> None:
+        super().__init__(context)  # type: ignore[arg-type]
+        self.module: Optional[cst.Module] = None
+
+    @classmethod
+    def may_apply(cls, scan: Scan, locations: Locations) -> bool:
+        return scan.contains_any(TEMP_FACTORY_WORDS) and scan.may_keep_temp()
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.module = node
+
+    def visit_Call(self, node: cst.Call) -> None:
+        lifetime: Optional[Lifetime] = self.get_metadata(LifetimeProvider, node, None)
+        if lifetime is None or not lifetime.never_released or self.module is None:
+            return
+        temp = lifetime.temp
+        if lifetime.kept_on is not None:
+            why = f"it is kept on `{lifetime.kept_on}`, and no method of the class removes or moves it"
+        else:
+            why = "no path removes, moves, hands on or registers it"
+        factory = snippet(self.module.code_for_node(temp.creation))
+        self.report(node, self.MESSAGE.format(name=temp.handle, factory=factory, why=why))
