@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import FrozenSet, Optional
-
-from xdevlint.analysis.moves import Move
-from xdevlint.rules._moves import MoveRule, describe
+from xdevlint.analysis.moves import CROSS
+from xdevlint.rules._moves import MoveRule
 
 
 class CrossMountRename(MoveRule):
@@ -91,11 +89,5 @@ class CrossMountRename(MoveRule):
     CODE = "XDV101"
     NAME = "cross-mount-rename"
     FIX_TITLE = "Create the temp in the destination's directory, or move with `move-function`"
-    MESSAGE = "`{function}` moves a {source} path to {destination}; a rename cannot cross mount points (EXDEV)"
-
-    def check(self, move: Move, source: FrozenSet[str], destination: FrozenSet[str]) -> Optional[str]:
-        if source and destination and source != destination:
-            return self.MESSAGE.format(
-                function=move.function, source=describe(source), destination=describe(destination)
-            )
-        return None
+    MESSAGE = "{mover} moves a {source} path to {destination}; a rename cannot cross mount points (EXDEV)"
+    MESSAGES = {CROSS: MESSAGE}

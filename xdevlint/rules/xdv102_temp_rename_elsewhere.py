@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from typing import FrozenSet, Optional
-
-from xdevlint.analysis.locations import TEMP
-from xdevlint.analysis.moves import Move
+from xdevlint.analysis.moves import STAGED_IN, STAGED_OUT, TEMP_IN, TEMP_OUT
 from xdevlint.rules._moves import MoveRule
 
 
@@ -85,9 +82,16 @@ class TempRenameElsewhere(MoveRule):
     CODE = "XDV102"
     NAME = "temp-rename-elsewhere"
     FIX_TITLE = "Create the temp in the destination's directory, or move with `move-function`"
-    MESSAGE = "`{function}` moves a temp path to a destination of unknown location; it fails with EXDEV if that is another mount"
-
-    def check(self, move: Move, source: FrozenSet[str], destination: FrozenSet[str]) -> Optional[str]:
-        if TEMP in source and not destination:
-            return self.MESSAGE.format(function=move.function)
-        return None
+    MESSAGE = "{mover} moves a temp path to a destination of unknown location; it fails with EXDEV if that is another mount"
+    MESSAGES = {
+        TEMP_OUT: MESSAGE,
+        STAGED_OUT: (
+            "{mover} moves a temp staged in {directory} to a destination not shown to be in that directory;"
+            " it fails with EXDEV if that is another mount"
+        ),
+        TEMP_IN: "{mover} moves a path of unknown location into a temp directory; it fails with EXDEV if that is another mount",
+        STAGED_IN: (
+            "{mover} moves a path not shown to be in {directory} into a temp staged there;"
+            " it fails with EXDEV if that is another mount"
+        ),
+    }
