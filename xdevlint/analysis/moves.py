@@ -15,7 +15,7 @@ import libcst as cst
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import TEMP
-from xdevlint.analysis.values import Attr, Param, Parent, Token, Value, together
+from xdevlint.analysis.values import Attr, Fresh, Param, Parent, Token, Value, together
 
 ValueOf = Callable[[cst.CSTNode], Value]
 
@@ -130,8 +130,10 @@ def verdict(source: Value, destination: Value) -> Optional[Verdict]:
 
     Paths shown to lie in one directory tree never do. Otherwise: two different known
     locations (XDV101); a temp moved to a path of unknown location, or a path of unknown
-    location moved into a temp (XDV102); a temp staged with ``dir=X`` moved anywhere but
-    into X's location, or a path moved into such a temp from elsewhere (XDV102)."""
+    location moved onto a new temp (XDV102); a temp staged with ``dir=X`` moved anywhere
+    but into X's location, or a path moved onto such a temp from elsewhere (XDV102).
+    Only a path ``tempfile`` made counts as a temp destination: below a temp directory,
+    a path of unknown location is as likely to have come from there."""
     if together(source, destination) or together(destination, source):
         return None
     here, there = source.locations, destination.locations
@@ -141,9 +143,10 @@ def verdict(source: Value, destination: Value) -> Optional[Verdict]:
         return Verdict(TEMP_OUT, here, there)
     if source.staged and not (here and here == there):
         return Verdict(STAGED_OUT, here, there, source.staged)
-    if TEMP in there and not here:
+    fresh = any(isinstance(t, Fresh) for t in destination.idents)
+    if fresh and TEMP in there and not here:
         return Verdict(TEMP_IN, here, there)
-    if destination.staged and not (here and here == there):
+    if fresh and destination.staged and not (here and here == there):
         return Verdict(STAGED_IN, here, there, destination.staged)
     return None
 

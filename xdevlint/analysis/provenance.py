@@ -33,7 +33,7 @@ from xdevlint.analysis.locations import DEFAULT, TEMP, Locations
 from xdevlint.analysis.moves import FunctionSummary, MoveEffect, instantiate, move_of, verdict
 from xdevlint.analysis.tree import children
 from xdevlint.analysis.values import (
-    EMPTY, FILE, PATH_KIND, STR_KIND, TEMPDIR, Attr, Literal, Merge, Param, Relation, Token, Value,
+    EMPTY, FILE, PATH_KIND, STR_KIND, TEMPDIR, Attr, Fresh, Literal, Merge, Param, Relation, Token, Value,
 )
 
 _FunctionNode = Union[cst.FunctionDef, cst.Lambda]
@@ -85,7 +85,7 @@ def join(envs: Sequence[Env], at: Token) -> Env:
                 continue
             both = old | value
             if not both.idents and (old.idents or value.idents) and not both.is_object:
-                both = replace(both, idents=frozenset({Merge(at, name)}))
+                both = both.evolve(idents=frozenset({Merge(at, name)}))
             merged[name] = both
     result = Env(live[0].parent, merged)
     result.dead = all(e.dead for e in live)
@@ -161,14 +161,16 @@ class ProvenanceProvider(BaseMetadataProvider[Value]):
         locations = self.cache if isinstance(self.cache, Locations) else DEFAULT
         interpreter = _Interpreter(locations)
         interpreter.run(module)
-        placed = interpreter.placed() if interpreter.effects else set()
-        for node, value in interpreter.values.items():
-            effects = interpreter.effects.get(node) if isinstance(node, cst.Call) else None
-            if effects:
-                value = replace(value, moves=tuple(
-                    replace(interpreter.guard(node, effect), deferred=(node, key) not in placed)
+        values: Dict[cst.CSTNode, Value] = interpreter.values
+        if interpreter.effects:
+            values = dict(values)
+            placed = interpreter.placed()
+            for call, effects in interpreter.effects.items():
+                values[call] = values[call].evolve(moves=tuple(
+                    replace(interpreter.guard(call, effect), deferred=(call, key) not in placed)
                     for key, effect in effects.items()
                 ))
+        for node, value in values.items():
             self.set_metadata(node, value)
 
 
@@ -250,8 +252,8 @@ class _Interpreter:
                 value = default | (Value(defs=frozenset({fn.cls})) if fn.implicit == "class" else Value(instances=frozenset({fn.cls})))
                 self.record(param.name, value)
                 return value
-        value = replace(
-            default, locations=symbol.guess, kinds=kinds, params=default.params | {symbol},
+        value = default.evolve(
+            locations=symbol.guess, kinds=kinds, params=default.params | {symbol},
             idents=frozenset({symbol}), within=frozenset(),
         )
         self.record(param.name, value)
@@ -632,13 +634,13 @@ class _Interpreter:
             attr = target.attr.value
             # An attribute outlives the call that set it: no caller's value reaches it
             # through the parameters it came from (their guesses stay).
-            value = replace(value, params=frozenset())
+            value = value.evolve(params=frozenset())
             for cls in receiver.instances:
                 info = self.classes.get(cls)
                 if info is not None:
                     info.attributes[attr] = info.attributes.get(attr, EMPTY) | value
         elif isinstance(target, cst.StarredElement):
-            self.bind(target.value, replace(_element_of(value), kinds=value.kinds), env, None)
+            self.bind(target.value, _element_of(value).evolve(kinds=value.kinds), env, None)
         else:
             self.ev(target, env)
 
@@ -683,7 +685,7 @@ class _Interpreter:
         value = env.lookup(node.value)
         if value is None:
             value = Value(callees=frozenset({f"builtins.{node.value}"})) if node.value in _BUILTINS else EMPTY
-        if not value.locations and not value.callees and not value.defs:
+        if not value.locations and not value.callees and not value.defs and not value.staged:
             value = value.with_locations(self.locations.for_identifier(node.value))
         return value
 
@@ -706,7 +708,7 @@ class _Interpreter:
             return value | receiver.derived(PATH_KIND if receiver.is_path else receiver.kinds, Relation.PARENT)
         if attr == "name" and receiver.kinds & _OBJECT_KINDS:
             return value | receiver.derived(STR_KIND, Relation.SAME)
-        if not value.locations and not value.callees and not value.defs:
+        if not value.locations and not value.callees and not value.defs and not value.staged:
             value = value.with_locations(self.locations.for_identifier(attr))
         if not value.is_object:
             # ``self.root`` is the same path wherever it is read.
@@ -848,7 +850,7 @@ class _Interpreter:
 
     def ev_Tuple(self, node: Union[cst.Tuple, cst.List], env: Env) -> Value:
         values = tuple(self.ev(e.value, env) for e in node.elements)
-        return replace(_collection(values), elements=values)
+        return _collection(values).evolve(elements=values)
 
     ev_List = ev_Tuple
 
@@ -896,7 +898,7 @@ class _Interpreter:
         positional, keywords = arguments.positional, arguments.keywords
         result = EMPTY
         for callee in sorted(function.callees):
-            result = result | self.library_call(callee, arguments)
+            result = result | self.library_call(node, callee, arguments)
         receiver = self.values.get(node.func.value, EMPTY) if isinstance(node.func, cst.Attribute) else None
         for definition in self.ordered(function.defs):
             if isinstance(definition, cst.ClassDef):
@@ -906,12 +908,12 @@ class _Interpreter:
         if receiver is not None and isinstance(node.func, cst.Attribute):
             result = result | self.method_call(receiver, node.func.attr.value, positional, keywords)
         self.effects_of(node, function, receiver)
-        if not result.locations and not result.is_object:
-            # ``get_temp_dir()``, ``self.cache_path(key)``: the name says where, when
-            # nothing better is known.
+        if not result.locations and not result.is_object and not result.staged:
+            # ``get_temp_dir()``: the name says where, when nothing better is known (a
+            # temp made with ``dir=`` is known to be in that directory, whatever its name).
             name = node.func.attr.value if isinstance(node.func, cst.Attribute) else node.func.value if isinstance(node.func, cst.Name) else None
             if name is not None:
-                result = result.with_locations(self.locations.for_identifier(name))
+                result = result.with_locations(self.locations.for_call_name(name))
         return result
 
     def value_of(self, node: cst.CSTNode) -> Value:
@@ -929,7 +931,7 @@ class _Interpreter:
         elif receiver is not None and isinstance(node.func, cst.Attribute) and node.func.attr.value in names.CLEANUP_METHODS:
             self.note_removal(receiver)
 
-    def library_call(self, callee: str, arguments: "_Arguments") -> Value:
+    def library_call(self, call: cst.Call, callee: str, arguments: "_Arguments") -> Value:
         argument, args = arguments.get, arguments.positional
         factory = names.TEMP_FACTORIES.get(callee)
         if factory is not None:
@@ -939,12 +941,13 @@ class _Interpreter:
                 path = Value(locations=frozenset({TEMP}), kinds=STR_KIND)
             elif directory is not None:
                 # Staged in ``dir``: its location, and inside it.
-                path = replace(directory.derived(STR_KIND, Relation.BELOW), staged=frozenset({arguments.node(dir_index, "dir")}))
+                path = directory.derived(STR_KIND, Relation.BELOW).evolve(staged=frozenset({arguments.node(dir_index, "dir")}))
             else:  # dir= maybe, through *args/**kwargs: nothing known
                 path = Value(kinds=STR_KIND)
+            path = path.with_idents(frozenset({Fresh(call)}))
             if callee == "tempfile.mkstemp":
-                return replace(path, elements=(EMPTY, path))
-            return replace(path, kinds=frozenset({kind}))
+                return path.evolve(elements=(EMPTY, path))
+            return path.evolve(kinds=frozenset({kind}))
         if callee in names.TEMP_DIR_CALLS:
             return Value(locations=frozenset({TEMP}), kinds=STR_KIND, idents=frozenset({"tempfile.gettempdir"}))
         configured = self.locations.for_call(callee)
@@ -1095,21 +1098,33 @@ def _relation_of_suffix(after: str) -> Relation:
 
 
 def _assigned_attributes(node: cst.CSTNode) -> Iterable[str]:
-    """The names of the attributes ``node`` assigns (``x.name = ...``, ``x.a, x.b = ...``)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign)):
-            targets: List[cst.BaseExpression] = [current.target]
-            while targets:
-                target = targets.pop()
-                if isinstance(target, cst.Attribute):
-                    yield target.attr.value
-                elif isinstance(target, (cst.Tuple, cst.List)):
-                    targets.extend(e.value for e in target.elements)
-                elif isinstance(target, cst.StarredElement):
-                    targets.append(target.value)
-        stack.extend(children(current))
+    """The names of the attributes ``node``'s statements assign (``x.name = ...``,
+    ``x.a, x.b = ...``). Statements only: walking every expression costs too much."""
+    statements: List[cst.CSTNode] = [node]
+    while statements:
+        current = statements.pop()
+        if isinstance(current, cst.SimpleStatementLine):
+            for small in current.body:
+                targets: List[cst.BaseExpression] = []
+                if isinstance(small, cst.Assign):
+                    targets = [t.target for t in small.targets]
+                elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+                    targets = [small.target]
+                while targets:
+                    target = targets.pop()
+                    if isinstance(target, cst.Attribute):
+                        yield target.attr.value
+                    elif isinstance(target, (cst.Tuple, cst.List)):
+                        targets.extend(e.value for e in target.elements)
+                    elif isinstance(target, cst.StarredElement):
+                        targets.append(target.value)
+            continue
+        for field in ("body", "orelse", "handlers", "finalbody", "cases"):
+            child = getattr(current, field, None)
+            if isinstance(child, cst.CSTNode):
+                statements.append(child)
+            elif isinstance(child, (list, tuple)):
+                statements.extend(c for c in child if isinstance(c, cst.CSTNode))
 
 
 def _calls_in(node: cst.CSTNode) -> Iterable[cst.Call]:

@@ -10,7 +10,7 @@ show that ``mkstemp(dir=os.path.dirname(dst))`` is beside ``dst`` whatever ``dst
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, FrozenSet, Hashable, Optional, Tuple
 
@@ -78,6 +78,13 @@ def parent_of(token: Token) -> Token:
     if isinstance(token, Literal):
         return Literal(posixpath.dirname(token.path) or ".") if token.path not in (".", "/") and ".." not in token.path else Parent(token)
     return Parent(token)
+
+
+@dataclass(frozen=True)
+class Fresh:
+    """The path a ``tempfile`` call made (``mkdtemp()``, ``mkstemp()[1]``, ``f.name``)."""
+
+    call: cst.CSTNode
 
 
 @dataclass(frozen=True)
@@ -178,10 +185,17 @@ class Value:
         )
 
     def with_locations(self, locations: FrozenSet[str]) -> "Value":
-        return replace(self, locations=self.locations | locations) if locations else self
+        return self.evolve(locations=self.locations | locations) if locations else self
 
     def with_idents(self, idents: FrozenSet[Token]) -> "Value":
-        return replace(self, idents=self.idents | idents) if idents else self
+        return self.evolve(idents=self.idents | idents) if idents else self
+
+    def evolve(self, **changes: object) -> "Value":
+        """``dataclasses.replace``, without its cost: the interpreter makes one per expression."""
+        new = object.__new__(Value)
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
 
 
 def _union_elements(

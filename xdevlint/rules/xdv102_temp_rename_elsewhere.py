@@ -89,9 +89,9 @@ class TempRenameElsewhere(MoveRule):
             "{mover} moves a temp staged in {directory} to a destination not shown to be in that directory;"
             " it fails with EXDEV if that is another mount"
         ),
-        TEMP_IN: "{mover} moves a path of unknown location into a temp directory; it fails with EXDEV if that is another mount",
+        TEMP_IN: "{mover} moves a path of unknown location onto a new temp path; it fails with EXDEV if that is another mount",
         STAGED_IN: (
-            "{mover} moves a path not shown to be in {directory} into a temp staged there;"
+            "{mover} moves a path not shown to be in {directory} onto a new temp path there;"
             " it fails with EXDEV if that is another mount"
         ),
     }
