@@ -908,9 +908,10 @@ class _Interpreter:
         if receiver is not None and isinstance(node.func, cst.Attribute):
             result = result | self.method_call(receiver, node.func.attr.value, positional, keywords)
         self.effects_of(node, function, receiver)
-        if not result.locations and not result.is_object and not result.staged:
+        if not result.locations and not result.is_object and not result.staged and not function.defs:
             # ``get_temp_dir()``: the name says where, when nothing better is known (a
-            # temp made with ``dir=`` is known to be in that directory, whatever its name).
+            # function of this module says what it returns; a temp made with ``dir=`` is
+            # in that directory, whatever its name).
             name = node.func.attr.value if isinstance(node.func, cst.Attribute) else node.func.value if isinstance(node.func, cst.Name) else None
             if name is not None:
                 result = result.with_locations(self.locations.for_call_name(name))

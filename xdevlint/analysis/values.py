@@ -84,7 +84,7 @@ def parent_of(token: Token) -> Token:
 class Fresh:
     """The path a ``tempfile`` call made (``mkdtemp()``, ``mkstemp()[1]``, ``f.name``)."""
 
-    call: cst.CSTNode
+    call: cst.Call
 
 
 @dataclass(frozen=True)
