@@ -174,6 +174,14 @@ class ProvenanceProvider(BaseMetadataProvider[Value]):
             self.set_metadata(node, value)
 
 
+def summaries(module: cst.Module, locations: Locations = DEFAULT) -> Dict[cst.CSTNode, FunctionSummary]:
+    """The summary of every function and method of ``module`` (by its node), as the
+    provider computes them: what a caller in this module, or another, applies."""
+    interpreter = _Interpreter(locations)
+    interpreter.run(module)
+    return {node: fn.summary for node, fn in interpreter.functions.items() if fn.summary is not None}
+
+
 class _Interpreter:
     def __init__(self, locations: Locations) -> None:
         self.locations = locations
