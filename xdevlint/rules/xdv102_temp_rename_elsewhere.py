@@ -13,6 +13,16 @@ class TempRenameElsewhere(MoveRule):
     a path in the `temp` location to a destination whose location is unknown: not
     shown to be in the same directory or the same location as the source.
 
+    A temp that `tempfile` made with `dir=X` is staged in X: moving it anywhere not
+    shown to be in X (a parameter, another root) is flagged too, unless both are in the
+    same known location. `dir=` exempts the move when X is the destination's directory
+    (`dir=os.path.dirname(dst)`, `dir=Path(dst).parent`, `dir=root` then
+    `os.path.join(root, name)`). So is a path of unknown location moved onto a new temp
+    (`os.rename(tree, tempfile.mkdtemp())`). Names that say temp-dir (`*temp_dir*`,
+    `*tmp_dir*`, `*staging_dir*`, `*scratch_dir*`) count as temp when nothing better is
+    known. Same-module helpers are judged at their calls, and renames with a copy
+    fallback are not flagged, as for XDV101.
+
     ## Why is this bad?
     The temp directory is often its own filesystem (a tmpfs, an ephemeral volume).
     Moving out of it with `rename(2)` works only when the destination happens to be
@@ -73,10 +83,15 @@ class TempRenameElsewhere(MoveRule):
     no rewrite keeps both names pointing at one file. Stage the file beside the link
     instead.
 
+    A finding at the call of a helper gets no fix (see XDV101). With the default
+    `shutil.move`, neither does a move onto a directory `mkdtemp()` made: `shutil.move`
+    would move into it, where the rename replaced it.
+
     ## Options
     - `move-function`, `move-function-atomic`: what the second fix calls, and whether
       it is atomic (which makes that fix safe).
-    - `[tool.xdevlint.locations.temp]`: what counts as the temp location.
+    - `[tool.xdevlint.locations.temp]`: what counts as the temp location (its `names`
+      are the temp-dir patterns above).
     """
 
     CODE = "XDV102"
