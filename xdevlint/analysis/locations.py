@@ -30,6 +30,7 @@ DEFAULT_LOCATIONS: Tuple[Location, ...] = (
     Location(
         TEMP,
         env=("TMPDIR", "TEMP", "TMP"),
+        names=("*temp_dir*", "*tmp_dir*", "*staging_dir*", "*scratch_dir*"),
         paths=("/tmp", "/var/tmp", "/dev/shm"),
     ),
     Location(
@@ -72,9 +73,16 @@ class Locations:
     def __init__(self, locations: Tuple[Location, ...] = DEFAULT_LOCATIONS) -> None:
         self.locations = locations
         self._regexes = tuple((loc.name, _identifier_regex(loc.names)) for loc in locations)
+        # A call's name tells where its result is only when it names a directory
+        # (``get_temp_dir()``): ``cache_from_source(path)`` names a file made from its argument.
+        self._call_regexes = tuple(
+            (loc.name, _identifier_regex([p for p in loc.names if _literal_fragment(p).endswith("dir")]))
+            for loc in locations
+        )
         # Lookups repeat for every expression of a file: memoise per configuration.
         self._literal_cache: Dict[str, FrozenSet[str]] = {}
         self._identifier_cache: Dict[str, FrozenSet[str]] = {}
+        self._call_name_cache: Dict[str, FrozenSet[str]] = {}
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Locations) and other.locations == self.locations
@@ -109,6 +117,15 @@ class Locations:
             lowered = identifier.lower()
             found = frozenset(name for name, regex in self._regexes if regex is not None and regex.match(lowered))
             self._identifier_cache[identifier] = found
+        return found
+
+    def for_call_name(self, name: str) -> FrozenSet[str]:
+        """The locations a call's name (``get_temp_dir``) says its result is in."""
+        found = self._call_name_cache.get(name)
+        if found is None:
+            lowered = name.lower()
+            found = frozenset(loc for loc, regex in self._call_regexes if regex is not None and regex.match(lowered))
+            self._call_name_cache[name] = found
         return found
 
     def scan_tokens(self) -> Tuple[str, ...]:

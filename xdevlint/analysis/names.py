@@ -39,6 +39,9 @@ PASS_THROUGH_CALLS: FrozenSet[str] = frozenset(
 #: ``f(a, b, ...)``: the first component decides, unless a later one is absolute.
 JOIN_CALLS: FrozenSet[str] = frozenset(f"{mod}.join" for mod in _PATH_MODULES)
 
+#: ``head, tail = split(p)`` and ``root, ext = splitext(p)``.
+SPLIT_CALLS: FrozenSet[str] = frozenset(f"{mod}.{fn}" for mod in _PATH_MODULES for fn in ("split", "splitext"))
+
 #: Constructors of ``pathlib`` paths; they join their arguments like ``os.path.join``.
 PATH_CLASSES: FrozenSet[str] = frozenset(
     f"pathlib.{cls}" for cls in ("Path", "PurePath", "PosixPath", "PurePosixPath", "WindowsPath", "PureWindowsPath")
@@ -114,6 +117,13 @@ MOVE_LIKE_FUNCTIONS: FrozenSet[str] = frozenset(MOVE_FUNCTIONS) | {
     "xdevlint.safemove.safe_move",
 }
 
+#: What a handler may do when a rename fails, to move the data anyway: copy it (or move
+#: it with a function that copies across filesystems).
+COPY_FALLBACKS: FrozenSet[str] = frozenset(
+    {"shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree", "shutil.copyfileobj", "shutil.move"}
+    | {"xdevlint.safemove.safe_move"}
+)
+
 #: Calls the lifetime analysis takes as not raising: pure path arithmetic and a few
 #: builtins whose failure would be a bug in the code, not an error path.
 NON_RAISING_CALLS: FrozenSet[str] = frozenset(
@@ -154,5 +164,5 @@ OS_ERROR_SUBCLASSES: FrozenSet[str] = frozenset(
 
 #: Every qualified name above, for ``from MODULE import *``.
 KNOWN_NAMES: FrozenSet[str] = frozenset(
-    {*TEMP_FACTORIES, *TEMP_DIR_CALLS, *TEMP_DIR_ATTRIBUTES, *PASS_THROUGH_CALLS, *JOIN_CALLS, *PATH_CLASSES, *ENV_CALLS, *ENV_MAPPINGS, *MOVE_FUNCTIONS}
+    {*TEMP_FACTORIES, *TEMP_DIR_CALLS, *TEMP_DIR_ATTRIBUTES, *PASS_THROUGH_CALLS, *JOIN_CALLS, *SPLIT_CALLS, *PATH_CLASSES, *ENV_CALLS, *ENV_MAPPINGS, *MOVE_FUNCTIONS}
 )

@@ -2,8 +2,10 @@
 
 A small abstract interpreter over the module. It walks statements in order, so a
 reassignment replaces a value and branches merge; loops run twice to let values flow
-round; functions and methods are analysed once each (their parameters unknown), so a
-helper's return value and a ``self.attr`` set in another method reach their users.
+round; functions and methods are analysed once each, their parameters symbolic
+(``Param``), so a ``self.attr`` set in another method reaches its users, and each
+function gets a ``FunctionSummary`` (its moves, the parameters it removes, the path it
+returns) that every same-module call applies with the caller's values.
 Imports bind names to qualified names (``import os as _os`` makes ``_os.replace``
 ``os.replace``) as the interpreter walks past them, flow-sensitively, so a
 conditional import merges like any other assignment; a name bound nowhere is a
@@ -15,9 +17,10 @@ the binding here is free: the interpreter already keeps an environment.
 from __future__ import annotations
 
 import os.path
+import posixpath
 from pathlib import Path
-from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Union
+from dataclasses import dataclass, field, replace
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 import builtins
@@ -27,9 +30,15 @@ from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import DEFAULT, TEMP, Locations
-from xdevlint.analysis.values import EMPTY, FILE, PATH_KIND, STR_KIND, TEMPDIR, Value
+from xdevlint.analysis.moves import FunctionSummary, MoveEffect, instantiate, move_of, verdict
+from xdevlint.analysis.tree import children
+from xdevlint.analysis.values import (
+    EMPTY, FILE, PATH_KIND, STR_KIND, TEMPDIR, Attr, Fresh, Literal, Merge, Param, Relation, Token, Value,
+)
 
 _FunctionNode = Union[cst.FunctionDef, cst.Lambda]
+#: One move as seen at one call: the call, and the move's key there (``MoveEffect.key``).
+_Node = Tuple[cst.Call, Tuple[cst.Call, Tuple[str, ...]]]
 _OBJECT_KINDS = frozenset({FILE, TEMPDIR})
 _BUILTINS = frozenset(dir(builtins))
 
@@ -62,14 +71,22 @@ class Env:
         self.vars, self.dead = other.vars, other.dead
 
 
-def join(envs: Sequence[Env]) -> Env:
-    """The state after paths meet: a name's value is the union over live paths."""
+def join(envs: Sequence[Env], at: Token) -> Env:
+    """The state after paths meet (at the statement ``at``): a name's value is the union
+    over live paths. Where the paths bound a name to different paths, it is still one
+    path from here on, named for the meeting point, so ``dirname(d)`` and ``d`` agree."""
     live = [e for e in envs if not e.dead] or [envs[0]]
     merged: Dict[str, Value] = dict(live[0].vars)
     for env in live[1:]:
         for name, value in env.vars.items():
             old = merged.get(name)
-            merged[name] = value if old is None else old | value
+            if old is None or old is value:
+                merged[name] = value
+                continue
+            both = old | value
+            if not both.idents and (old.idents or value.idents) and not both.is_object:
+                both = both.evolve(idents=frozenset({Merge(at, name)}))
+            merged[name] = both
     result = Env(live[0].parent, merged)
     result.dead = all(e.dead for e in live)
     return result
@@ -81,9 +98,21 @@ class _Function:
     env: Env
     cls: Optional[cst.ClassDef]
     defaults: Dict[str, Value]
+    name: str
     state: int = 0  # 0 new, 1 running, 2 done
     returns: Value = EMPTY
     generator: bool = False
+    #: ``self``/``cls``, bound by the call: "instance" (on an instance), "class", or None.
+    implicit: Optional[str] = None
+    parameters: Dict[str, Param] = field(default_factory=dict)
+    #: The moves made in the body, by (call, (move call, via)).
+    effects: Dict[_Node, MoveEffect] = field(default_factory=dict)
+    removes: Set[str] = field(default_factory=set)
+    summary: Optional[FunctionSummary] = None
+    #: Where each of ``summary.moves`` was made: (call, effect key) in this function or a nested one.
+    origins: List[_Node] = field(default_factory=list)
+    #: Functions defined in this one's body: closures over its parameters.
+    nested: List["_Function"] = field(default_factory=list)
 
 
 @dataclass
@@ -92,6 +121,16 @@ class _Class:
     body: Dict[str, Value] = field(default_factory=dict)
     attributes: Dict[str, Value] = field(default_factory=dict)
     methods: List[_Function] = field(default_factory=list)
+    _setters: Optional[Dict[str, List[_Function]]] = None
+
+    def setters(self) -> Dict[str, List[_Function]]:
+        """The methods that assign each attribute name (on any object: a cheap look)."""
+        if self._setters is None:
+            self._setters = {}
+            for method in self.methods:
+                for name in dict.fromkeys(_assigned_attributes(method.node)):
+                    self._setters.setdefault(name, []).append(method)
+        return self._setters
 
 
 @dataclass
@@ -122,8 +161,25 @@ class ProvenanceProvider(BaseMetadataProvider[Value]):
         locations = self.cache if isinstance(self.cache, Locations) else DEFAULT
         interpreter = _Interpreter(locations)
         interpreter.run(module)
-        for node, value in interpreter.values.items():
+        values: Dict[cst.CSTNode, Value] = interpreter.values
+        if interpreter.effects:
+            values = dict(values)
+            placed = interpreter.placed()
+            for call, effects in interpreter.effects.items():
+                values[call] = values[call].evolve(moves=tuple(
+                    replace(interpreter.guard(call, effect), deferred=(call, key) not in placed)
+                    for key, effect in effects.items()
+                ))
+        for node, value in values.items():
             self.set_metadata(node, value)
+
+
+def summaries(module: cst.Module, locations: Locations = DEFAULT) -> Dict[cst.CSTNode, FunctionSummary]:
+    """The summary of every function and method of ``module`` (by its node), as the
+    provider computes them: what a caller in this module, or another, applies."""
+    interpreter = _Interpreter(locations)
+    interpreter.run(module)
+    return {node: fn.summary for node, fn in interpreter.functions.items() if fn.summary is not None}
 
 
 class _Interpreter:
@@ -137,6 +193,16 @@ class _Interpreter:
         self.class_stack: List[Optional[_Class]] = [None]
         self.loops: List[_Loop] = []
         self.resolving = False
+        #: Functions and classes in the order they are defined: sets of them are walked in it.
+        self.order: Dict[cst.CSTNode, int] = {}
+        #: The moves each call makes, by (move call, via).
+        self.effects: Dict[cst.Call, Dict[Tuple[cst.Call, Tuple[str, ...]], MoveEffect]] = {}
+        #: Calls in a ``try`` whose handler falls back to a copy when they fail.
+        self.guarded: Set[cst.Call] = set()
+        #: For each ``try`` body being walked, the calls in it that make moves.
+        self.try_frames: List[List[cst.Call]] = []
+        #: Each move made in a function, seen again at the calls of that function.
+        self.callers: Dict[_Node, Dict[_Node, None]] = {}
 
     # -- driver -------------------------------------------------------------------
 
@@ -164,29 +230,116 @@ class _Interpreter:
                 env.vars[star.name.value] = EMPTY
         self.function_stack.append(fn)
         self.loops, saved_loops = [], self.loops
+        self.try_frames, saved_frames = [], self.try_frames
         if isinstance(node, cst.Lambda):
             fn.returns = self.ev(node.body, env)
         else:
             self.suite(node.body, env)
         self.loops = saved_loops
+        self.try_frames = saved_frames
         self.function_stack.pop()
         if fn.generator:
             fn.returns = EMPTY
+        for inner in fn.nested:  # their moves may depend on this one's parameters
+            self.analyse(inner)
         fn.state = 2
+        fn.summary = self.summarise(fn)
 
     def parameter(self, fn: _Function, param: cst.Param, first: Optional[str]) -> Value:
         name = param.name.value
-        value = fn.defaults.get(name, EMPTY)
+        default = fn.defaults.get(name, EMPTY)
+        kinds = default.kinds
+        if param.annotation is not None and self.annotation_is_path(param.annotation.annotation, fn.env):
+            kinds = kinds | PATH_KIND
+        symbol = Param(fn.node, name, default.locations or self.locations.for_identifier(name))
+        fn.parameters[name] = symbol
         if fn.cls is not None and name == first and isinstance(fn.node, cst.FunctionDef):
             decorators = {d.decorator.value for d in fn.node.decorators if isinstance(d.decorator, cst.Name)}
             if "staticmethod" not in decorators:
-                value = value | (Value(defs=frozenset({fn.cls})) if "classmethod" in decorators else Value(instances=frozenset({fn.cls})))
-        if param.annotation is not None and self.annotation_is_path(param.annotation.annotation, fn.env):
-            value = value | Value(kinds=PATH_KIND)
-        if not value.locations:
-            value = value.with_locations(self.locations.for_identifier(name))
+                fn.implicit = "class" if "classmethod" in decorators else "instance"
+                value = default | (Value(defs=frozenset({fn.cls})) if fn.implicit == "class" else Value(instances=frozenset({fn.cls})))
+                self.record(param.name, value)
+                return value
+        value = default.evolve(
+            locations=symbol.guess, kinds=kinds, params=default.params | {symbol},
+            idents=frozenset({symbol}), within=frozenset(),
+        )
         self.record(param.name, value)
         return value
+
+    def summarise(self, fn: _Function) -> FunctionSummary:
+        """What callers need of ``fn``: the moves that depend on its parameters, with the
+        copy fallbacks around them, the parameters it removes, and what it returns."""
+        params = fn.node.params
+        made = list(self.effects_depending_on(fn, fn, ()))
+        fn.origins = [origin for origin, _ in made]
+        moves = [self.guard(origin[0], effect) for origin, effect in made]
+        return FunctionSummary(
+            node=fn.node,
+            name=fn.name,
+            positional=tuple(fn.parameters[p.name.value] for p in (*params.posonly_params, *params.params)),
+            keyword_only=tuple(fn.parameters[p.name.value] for p in params.kwonly_params),
+            implicit=fn.implicit,
+            defaults=tuple((fn.parameters[name], value) for name, value in fn.defaults.items()),
+            moves=tuple(moves),
+            removes=frozenset(fn.removes),
+            returns=fn.returns,
+        )
+
+    def effects_depending_on(
+        self, fn: _Function, holder: _Function, via: Tuple[str, ...]
+    ) -> Iterable[Tuple[_Node, MoveEffect]]:
+        """The moves in ``holder`` (``fn`` or a function nested in it) that depend on
+        ``fn``'s parameters, as made from ``fn`` (``via`` the nested functions)."""
+        for origin, effect in holder.effects.items():
+            if any(p.function is fn.node for p in effect.source.params | effect.destination.params):
+                yield origin, replace(effect, via=(*via, *effect.via)) if via else effect
+        for inner in holder.nested:
+            yield from self.effects_depending_on(fn, inner, (*via, inner.name))
+
+    def placed(self) -> Set[_Node]:
+        """Where to tell each move that crosses mounts.
+
+        A move that depends on the parameters of functions the module calls is seen again
+        at each call, with the caller's values (and so on up). It is told where it is
+        written when it crosses mounts there and for every caller; otherwise at each
+        call where it does (a helper that is wrong only for some callers, or only with
+        what they pass it, is reported at those calls)."""
+        placed: Set[_Node] = set()
+        always: Dict[_Node, bool] = {}
+
+        def crosses(node: _Node) -> bool:
+            call, key = node
+            effect = self.effects[call][key]
+            return not (effect.guarded or call in self.guarded) and verdict(effect.source, effect.destination) is not None
+
+        def for_every_caller(node: _Node) -> bool:
+            known = always.get(node)
+            if known is None:
+                always[node] = True  # a cycle adds nothing
+                callers = self.callers.get(node)
+                known = all(for_every_caller(c) for c in callers) if callers else crosses(node)
+                always[node] = known
+            return known
+
+        def place(node: _Node) -> None:
+            callers = self.callers.get(node)
+            if crosses(node) and (not callers or all(for_every_caller(c) for c in callers)):
+                placed.add(node)
+            elif callers:
+                for caller in callers:
+                    if caller not in placed:
+                        place(caller)
+
+        for call, effects in self.effects.items():
+            for key, effect in effects.items():
+                if not effect.via:
+                    place((call, key))
+        return placed
+
+    def guard(self, call: cst.CSTNode, effect: MoveEffect) -> MoveEffect:
+        """``effect`` of ``call``, marked when a copy fallback around the call handles it."""
+        return replace(effect, guarded=True) if call in self.guarded and not effect.guarded else effect
 
     def annotation_is_path(self, annotation: cst.BaseExpression, env: Env) -> bool:
         if isinstance(annotation, cst.SimpleString):
@@ -202,12 +355,56 @@ class _Interpreter:
             )
         return False
 
-    def return_value(self, node: cst.CSTNode) -> Value:
+    def called(self, call: cst.Call, node: cst.CSTNode, arguments: "_Arguments", receiver: Optional[Value]) -> Value:
+        """A call of the same-module function ``node``: its summary with the caller's values.
+        Its moves become this call's; its return value is the call's value."""
         fn = self.functions.get(node)
         if fn is None:
             return EMPTY
         self.analyse(fn)
-        return fn.returns
+        summary = fn.summary
+        if summary is None:  # a recursive call: only what is known so far
+            return fn.returns
+        implicit = summary.implicit == "class" or summary.implicit == "instance" and receiver is not None and bool(receiver.instances)
+        bindings = summary.bindings(arguments.items, arguments.starred, implicit)
+        for effect, origin in zip(summary.moves, fn.origins):
+            made = MoveEffect(
+                effect.move,
+                instantiate(effect.source, bindings),
+                instantiate(effect.destination, bindings),
+                via=(summary.name, *effect.via),
+                guarded=effect.guarded,
+            )
+            self.add_effect(call, made)
+            self.callers.setdefault(origin, {})[(call, made.key)] = None
+        if summary.removes and self.function_stack:
+            for param, value in bindings.items():
+                if param.name in summary.removes:
+                    self.note_removal(value)
+        return instantiate(summary.returns, bindings)
+
+    def add_effect(self, call: cst.Call, effect: MoveEffect) -> None:
+        effects = self.effects.setdefault(call, {})
+        old = effects.get(effect.key)
+        effects[effect.key] = effect if old is None else old.merged(effect)
+        if self.function_stack:
+            own = self.function_stack[-1].effects
+            key = (call, effect.key)
+            old = own.get(key)
+            own[key] = effect if old is None else old.merged(effect)
+        if self.try_frames:
+            self.try_frames[-1].append(call)
+
+    def note_removal(self, value: Value) -> None:
+        """The running function removes the path ``value``: one of its parameters, maybe."""
+        fn = self.function_stack[-1]
+        for ident in value.idents:
+            if isinstance(ident, Param) and ident.function is fn.node:
+                fn.removes.add(ident.name)
+
+    def ordered(self, nodes: Iterable[cst.CSTNode]) -> List[cst.CSTNode]:
+        """``nodes`` (functions, classes) in the order they were defined, not by hash."""
+        return sorted(nodes, key=lambda node: self.order.get(node, -1))
 
     # -- statements -----------------------------------------------------------------
 
@@ -288,7 +485,7 @@ class _Interpreter:
                 branch = env.fork()
                 self.suite(case.body, branch)
                 branches.append(branch)
-            env.become(join(branches))
+            env.become(join(branches, node))
         else:
             # Import, Global, Del, Assert, Pass, ...: only their expressions matter.
             self.expressions(node, env)
@@ -321,7 +518,7 @@ class _Interpreter:
             self.if_statement(node.orelse, other)
         elif isinstance(node.orelse, cst.Else):
             self.suite(node.orelse.body, other)
-        env.become(join([then, other]))
+        env.become(join([then, other], node))
 
     def loop(self, node: Union[cst.For, cst.While], env: Env) -> None:
         loop = _Loop()
@@ -337,18 +534,20 @@ class _Interpreter:
             else:
                 self.ev(node.test, body)
             self.suite(node.body, body)
-            entry = join([entry, body, *loop.continues])
+            entry = join([entry, body, *loop.continues], node)
         self.loops.pop()
         if node.orelse is not None:
             self.suite(node.orelse.body, entry)
-        env.become(join([entry, *loop.breaks]))
+        env.become(join([entry, *loop.breaks], (node, "break")))
 
     def try_statement(self, node: Union[cst.Try, cst.TryStar], env: Env) -> None:
         before = env.fork()
         body = env.fork()
+        self.try_frames.append([])
         self.suite(node.body, body)
+        moving = self.try_frames.pop()
         # An exception may leave the body anywhere: handlers see both ends.
-        raised = join([before, body])
+        raised = join([before, body], (node, "raised"))
         raised.dead = False
         ends = []
         for handler in node.handlers:
@@ -359,12 +558,26 @@ class _Interpreter:
                 self.bind(handler.name.name, EMPTY, branch, None)
             self.suite(handler.body, branch)
             ends.append(branch)
+        if moving and any(self.falls_back_to_copy(handler) for handler in node.handlers):
+            self.guarded.update(moving)
+        if self.try_frames:
+            self.try_frames[-1].extend(moving)
         if node.orelse is not None:
             self.suite(node.orelse.body, body)
-        result = join([body, *ends])
+        result = join([body, *ends], node)
         if node.finalbody is not None:
             self.suite(node.finalbody.body, result)
         env.become(result)
+
+    def falls_back_to_copy(self, handler: Union[cst.ExceptHandler, cst.ExceptStarHandler]) -> bool:
+        """Whether ``handler`` catches ``EXDEV`` and copies (or moves with a copying
+        function) in reply: the rename's failure across mounts is handled there."""
+        if handler.type is not None:
+            types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+            catches = names.OS_ERROR_CLASSES | names.BROAD_EXCEPTIONS
+            if not any(self.values.get(t, EMPTY).callees & catches for t in types):
+                return False
+        return any(self.values.get(call.func, EMPTY).callees & names.COPY_FALLBACKS for call in _calls_in(handler.body))
 
     def define_function(self, node: cst.FunctionDef, env: Env) -> None:
         for decorator in node.decorators:
@@ -383,8 +596,14 @@ class _Interpreter:
             if param.default is not None:
                 defaults[param.name.value] = self.ev(param.default, env)
         owner = self.class_stack[-1]
-        fn = _Function(node, env, owner.node if owner is not None else None, defaults)
+        name = node.name.value if isinstance(node, cst.FunctionDef) else "<lambda>"
+        if owner is not None and isinstance(node, cst.FunctionDef):
+            name = f"{owner.node.name.value}.{name}"
+        fn = _Function(node, env, owner.node if owner is not None else None, defaults, name)
+        if self.function_stack:
+            self.function_stack[-1].nested.append(fn)
         self.functions[node] = fn
+        self.order[node] = len(self.order)
         self.pending.append(fn)
         return fn
 
@@ -395,6 +614,7 @@ class _Interpreter:
         self.expressions_of(node.keywords, env)
         info = _Class(node)
         self.classes[node] = info
+        self.order[node] = len(self.order)
         body = Env(env)
         self.class_stack.append(info)
         self.suite(node.body, body)
@@ -406,24 +626,29 @@ class _Interpreter:
 
     def bind(self, target: cst.BaseExpression, value: Value, env: Env, source: Optional[cst.BaseExpression]) -> None:
         if isinstance(target, cst.Name):
+            if not value.idents and not value.is_object:
+                value = value.with_idents(frozenset({target}))  # the variable names the path from here
             env.vars[target.value] = value
             self.record(target, value)
         elif isinstance(target, (cst.Tuple, cst.List)):
             elements = [e.value for e in target.elements]
             starred = any(isinstance(e, cst.StarredElement) for e in target.elements)
             known = value.elements if value.elements is not None and len(value.elements) == len(elements) and not starred else None
-            spread = Value(locations=value.locations, kinds=value.kinds - _OBJECT_KINDS)
+            spread = _element_of(value)
             for index, element in enumerate(elements):
                 self.bind(element, known[index] if known is not None else spread, env, None)
         elif isinstance(target, cst.Attribute):
             receiver = self.ev(target.value, env)
             attr = target.attr.value
+            # An attribute outlives the call that set it: no caller's value reaches it
+            # through the parameters it came from (their guesses stay).
+            value = value.evolve(params=frozenset())
             for cls in receiver.instances:
                 info = self.classes.get(cls)
                 if info is not None:
                     info.attributes[attr] = info.attributes.get(attr, EMPTY) | value
         elif isinstance(target, cst.StarredElement):
-            self.bind(target.value, Value(locations=value.locations, kinds=value.kinds), env, None)
+            self.bind(target.value, _element_of(value).evolve(kinds=value.kinds), env, None)
         else:
             self.ev(target, env)
 
@@ -449,6 +674,15 @@ class _Interpreter:
     def ev(self, node: cst.BaseExpression, env: Env) -> Value:
         method = getattr(self, "ev_" + type(node).__name__, None)
         value = method(node, env) if method is not None else self.ev_other(node, env)
+        if not value.idents:
+            # Every value is some path: name it for the library object it is, or for
+            # the expression that made it, so that what is derived from it can be related.
+            if len(value.callees) == 1:
+                value = value.with_idents(value.callees)
+            elif value.literal is not None:
+                value = value.with_idents(frozenset({Literal(posixpath.normpath(value.literal) if value.literal else ".")}))
+            elif not value.is_object:
+                value = value.with_idents(frozenset({node}))
         return self.record(node, value)
 
     def ev_other(self, node: cst.BaseExpression, env: Env) -> Value:
@@ -459,7 +693,7 @@ class _Interpreter:
         value = env.lookup(node.value)
         if value is None:
             value = Value(callees=frozenset({f"builtins.{node.value}"})) if node.value in _BUILTINS else EMPTY
-        if not value.locations and not value.callees and not value.defs:
+        if not value.locations and not value.callees and not value.defs and not value.staged:
             value = value.with_locations(self.locations.for_identifier(node.value))
         return value
 
@@ -471,16 +705,23 @@ class _Interpreter:
             callees = frozenset(f"{c}.{attr}" for c in receiver.callees)
             value = Value(callees=callees)
             if callees & names.TEMP_DIR_ATTRIBUTES:
-                value = Value(locations=frozenset({TEMP}), kinds=STR_KIND)
-        for cls in receiver.instances | {d for d in receiver.defs if isinstance(d, cst.ClassDef)}:
+                value = Value(locations=frozenset({TEMP}), kinds=STR_KIND, idents=callees & names.TEMP_DIR_ATTRIBUTES)
+        classes = self.ordered(receiver.instances | {d for d in receiver.defs if isinstance(d, cst.ClassDef)})
+        for cls in classes:
+            assert isinstance(cls, cst.ClassDef)
             value = value | self.class_attribute(cls, attr)
-        if receiver.locations:
-            if attr in names.PATH_DERIVING_ATTRIBUTES and receiver.is_path:
-                value = value | receiver.located(PATH_KIND)
-            elif attr == "name" and receiver.kinds & _OBJECT_KINDS:
-                value = value | receiver.located(STR_KIND)
-        if not value.locations and not value.callees and not value.defs:
+        if attr in names.PATH_DERIVING_ATTRIBUTES and (receiver.is_path or not receiver.kinds and not receiver.is_object):
+            # ``p.parent``: of a path, or of what may be one (``path.parent`` of an
+            # unannotated parameter), whose directory it is.
+            return value | receiver.derived(PATH_KIND if receiver.is_path else receiver.kinds, Relation.PARENT)
+        if attr == "name" and receiver.kinds & _OBJECT_KINDS:
+            return value | receiver.derived(STR_KIND, Relation.SAME)
+        if not value.locations and not value.callees and not value.defs and not value.staged:
             value = value.with_locations(self.locations.for_identifier(attr))
+        if not value.is_object:
+            # ``self.root`` is the same path wherever it is read.
+            owners: Iterable[Token] = classes or receiver.idents
+            value = value.with_idents(frozenset(Attr(owner, attr) for owner in owners))
         return value
 
     def class_attribute(self, cls: cst.ClassDef, attr: str) -> Value:
@@ -488,11 +729,13 @@ class _Interpreter:
         if info is None:
             return EMPTY
         if not self.resolving:
-            # Attributes may be set in any method: analyse them all first, once; an
-            # attribute read while doing so takes what is known, keeping recursion flat.
+            # Attributes may be set in any method: analyse those that set this one first,
+            # once; an attribute read while doing so takes what is known, keeping
+            # recursion flat. Other methods wait their turn, so that one that calls the
+            # method running now sees its summary complete.
             self.resolving = True
             try:
-                for method in info.methods:
+                for method in info.setters().get(attr, ()):
                     self.analyse(method)
             finally:
                 self.resolving = False
@@ -516,19 +759,22 @@ class _Interpreter:
         return _concatenated(self.ev(node.left, env), self.ev(node.right, env))
 
     def ev_FormattedString(self, node: cst.FormattedString, env: Env) -> Value:
-        first: Optional[Value] = None
+        values: List[Value] = []
+        texts: List[Optional[str]] = []  # the text of each part, None for an expression
         for part in node.parts:
             if isinstance(part, cst.FormattedStringExpression):
-                value = self.ev(part.expression, env)
+                values.append(self.ev(part.expression, env))
+                texts.append(None)
                 self.expressions_of([p for p in (part.format_spec or ())], env)
             elif isinstance(part, cst.FormattedStringText):
-                value = self.literal(part.value)
-            else:
-                continue
-            first = value if first is None else first
-        if first is None:
+                values.append(self.literal(part.value))
+                texts.append(part.value)
+        if not values:
             return Value(kinds=STR_KIND, literal="")
-        return first.located(STR_KIND)
+        if texts[0] is not None:
+            return values[0].derived(STR_KIND, Relation.OTHER)
+        rest = "".join(t if t is not None else "{}" for t in texts[1:])
+        return values[0].derived(STR_KIND, _relation_of_suffix(rest if len(texts) > 1 else ""))
 
     def ev_BinaryOperation(self, node: cst.BinaryOperation, env: Env) -> Value:
         left = self.ev(node.left, env)
@@ -543,12 +789,14 @@ class _Interpreter:
 
     def formatted(self, template: str, marker: str, first_argument: Value) -> Value:
         """``template % args`` / ``template.format(args)``: the first component decides."""
-        prefix, placeholder, _ = template.partition(marker)
+        prefix, placeholder, rest = template.partition(marker)
         if not placeholder:
             return self.literal(template)
         if prefix:
-            return self.literal(prefix).located(STR_KIND)
-        return first_argument.located(STR_KIND)
+            return self.literal(prefix).derived(STR_KIND, Relation.OTHER)
+        # What follows the first placeholder: ``%s/x`` -> ``/x``, ``{}/x`` -> ``/x``.
+        after = rest.partition("}")[2] if marker == "{" else rest[1:] if rest[:1].isalpha() else ".."
+        return first_argument.derived(STR_KIND, _relation_of_suffix(after))
 
     def joined(self, parts: Sequence[Value], kinds: FrozenSet[str]) -> Value:
         """``os.path.join`` semantics: a later absolute component starts afresh."""
@@ -562,10 +810,14 @@ class _Interpreter:
         literal: Optional[str] = None
         if all(p.literal is not None for p in parts):
             literal = os.path.join(*[p.literal for p in parts if p.literal is not None])
-        locations = parts[0].locations
+        relation = Relation.SAME
+        if len(parts) > 1:
+            up = any(p.literal is not None and ".." in p.literal.replace("\\", "/").split("/") for p in parts[1:])
+            relation = Relation.OTHER if up else Relation.BELOW
+        value = parts[0].derived(kinds, relation, literal)
         if literal is not None:
-            locations = locations | self.locations.for_literal(literal)
-        return Value(locations=locations, kinds=kinds, literal=literal)
+            value = value.with_locations(self.locations.for_literal(literal))
+        return value
 
     def ev_IfExp(self, node: cst.IfExp, env: Env) -> Value:
         self.ev(node.test, env)
@@ -591,29 +843,27 @@ class _Interpreter:
             else:
                 self.expressions(element.slice, env)
         if container.callees & names.ENV_MAPPINGS and index is not None and index.literal is not None:
-            return Value(locations=self.locations.for_env(index.literal), kinds=STR_KIND)
+            return self.environment(index.literal)
         if container.elements is not None and len(node.slice) == 1:
             slice_ = node.slice[0].slice
             if isinstance(slice_, cst.Index) and isinstance(slice_.value, cst.Integer):
                 position = int(slice_.value.value, 0)
                 if -len(container.elements) <= position < len(container.elements):
                     return container.elements[position]
-        return Value(locations=container.locations, kinds=container.kinds - _OBJECT_KINDS)
+        return _element_of(container)
+
+    def environment(self, variable: str) -> Value:
+        """``os.environ[variable]``: the same path wherever it is read."""
+        return Value(locations=self.locations.for_env(variable), kinds=STR_KIND, idents=frozenset({f"${variable}"}))
 
     def ev_Tuple(self, node: Union[cst.Tuple, cst.List], env: Env) -> Value:
         values = tuple(self.ev(e.value, env) for e in node.elements)
-        union = EMPTY
-        for value in values:
-            union = union | Value(locations=value.locations, kinds=value.kinds)
-        return Value(locations=union.locations, kinds=union.kinds, elements=values)
+        return _collection(values).evolve(elements=values)
 
     ev_List = ev_Tuple
 
     def ev_Set(self, node: cst.Set, env: Env) -> Value:
-        union = EMPTY
-        for element in node.elements:
-            union = union | self.ev(element.value, env)
-        return Value(locations=union.locations, kinds=union.kinds)
+        return _collection([self.ev(element.value, env) for element in node.elements])
 
     def ev_Lambda(self, node: cst.Lambda, env: Env) -> Value:
         self.register_function(node, env)
@@ -621,8 +871,7 @@ class _Interpreter:
 
     def ev_ListComp(self, node: Union[cst.ListComp, cst.SetComp, cst.GeneratorExp], env: Env) -> Value:
         inner = self.comprehension(node.for_in, env)
-        element = self.ev(node.elt, inner)
-        return Value(locations=element.locations, kinds=element.kinds)
+        return _collection([self.ev(node.elt, inner)])
 
     ev_SetComp = ev_GeneratorExp = ev_ListComp
 
@@ -656,34 +905,60 @@ class _Interpreter:
         arguments = _Arguments(node.args, [self.ev(arg.value, env) for arg in node.args])
         positional, keywords = arguments.positional, arguments.keywords
         result = EMPTY
-        for callee in function.callees:
-            result = result | self.library_call(callee, arguments)
-        for definition in function.defs:
+        for callee in sorted(function.callees):
+            result = result | self.library_call(node, callee, arguments)
+        receiver = self.values.get(node.func.value, EMPTY) if isinstance(node.func, cst.Attribute) else None
+        for definition in self.ordered(function.defs):
             if isinstance(definition, cst.ClassDef):
                 result = result | Value(instances=frozenset({definition}))
             else:
-                result = result | self.return_value(definition)
-        if isinstance(node.func, cst.Attribute):
-            receiver = self.values.get(node.func.value, EMPTY)
+                result = result | self.called(node, definition, arguments, receiver)
+        if receiver is not None and isinstance(node.func, cst.Attribute):
             result = result | self.method_call(receiver, node.func.attr.value, positional, keywords)
+        self.effects_of(node, function, receiver)
+        if not result.locations and not result.is_object and not result.staged and not function.defs:
+            # ``get_temp_dir()``: the name says where, when nothing better is known (a
+            # function of this module says what it returns; a temp made with ``dir=`` is
+            # in that directory, whatever its name).
+            name = node.func.attr.value if isinstance(node.func, cst.Attribute) else node.func.value if isinstance(node.func, cst.Name) else None
+            if name is not None:
+                result = result.with_locations(self.locations.for_call_name(name))
         return result
 
-    def library_call(self, callee: str, arguments: "_Arguments") -> Value:
+    def value_of(self, node: cst.CSTNode) -> Value:
+        return self.values.get(node, EMPTY)
+
+    def effects_of(self, node: cst.Call, function: Value, receiver: Optional[Value]) -> None:
+        """Note what ``node`` does to paths itself: a move, or a removal of a parameter."""
+        move = move_of(node, self.value_of)
+        if move is not None:
+            self.add_effect(node, MoveEffect(move, self.value_of(move.source), self.value_of(move.destination)))
+        if not self.function_stack:
+            return
+        if function.callees & names.CLEANUP_FUNCTIONS and node.args and not node.args[0].star:
+            self.note_removal(self.value_of(node.args[0].value))
+        elif receiver is not None and isinstance(node.func, cst.Attribute) and node.func.attr.value in names.CLEANUP_METHODS:
+            self.note_removal(receiver)
+
+    def library_call(self, call: cst.Call, callee: str, arguments: "_Arguments") -> Value:
         argument, args = arguments.get, arguments.positional
         factory = names.TEMP_FACTORIES.get(callee)
         if factory is not None:
             dir_index, kind = factory
             directory = argument(dir_index, "dir")
             if directory is None and not arguments.starred:
-                located = frozenset({TEMP})
-            else:  # dir= given (or maybe, through *args/**kwargs): its location, if known
-                located = directory.locations if directory is not None else frozenset()
-            path = Value(locations=located, kinds=STR_KIND)
+                path = Value(locations=frozenset({TEMP}), kinds=STR_KIND)
+            elif directory is not None:
+                # Staged in ``dir``: its location, and inside it.
+                path = directory.derived(STR_KIND, Relation.BELOW).evolve(staged=frozenset({arguments.node(dir_index, "dir")}))
+            else:  # dir= maybe, through *args/**kwargs: nothing known
+                path = Value(kinds=STR_KIND)
+            path = path.with_idents(frozenset({Fresh(call)}))
             if callee == "tempfile.mkstemp":
-                return Value(locations=located, kinds=STR_KIND, elements=(EMPTY, path))
-            return Value(locations=located, kinds=frozenset({kind}))
+                return path.evolve(elements=(EMPTY, path))
+            return path.evolve(kinds=frozenset({kind}))
         if callee in names.TEMP_DIR_CALLS:
-            return Value(locations=frozenset({TEMP}), kinds=STR_KIND)
+            return Value(locations=frozenset({TEMP}), kinds=STR_KIND, idents=frozenset({"tempfile.gettempdir"}))
         configured = self.locations.for_call(callee)
         if configured:
             return Value(locations=configured, kinds=PATH_KIND if callee.endswith("_path") else STR_KIND)
@@ -691,7 +966,7 @@ class _Interpreter:
             variable = argument(0, "key")
             found = EMPTY
             if variable is not None and variable.literal is not None:
-                found = Value(locations=self.locations.for_env(variable.literal), kinds=STR_KIND)
+                found = self.environment(variable.literal)
             default = argument(1, "default")
             return found | default if default is not None else found
         if callee in names.PASS_THROUGH_CALLS:
@@ -699,32 +974,51 @@ class _Interpreter:
             if first is None:
                 return EMPTY
             literal = first.literal
-            if literal is not None and callee.endswith(".dirname"):
-                literal = os.path.dirname(literal)
-            return first.located(STR_KIND, literal)
+            relation = Relation.SAME
+            if callee.endswith(".dirname"):
+                relation = Relation.PARENT
+                if literal is not None:
+                    literal = os.path.dirname(literal)
+            return first.derived(STR_KIND, relation, literal)
+        if callee in names.SPLIT_CALLS:
+            first = argument(0, "p")
+            if first is None:
+                return EMPTY
+            # ``head, tail = split(p)``: head is p's directory; ``root, ext = splitext(p)``: root is beside p.
+            relation = Relation.PARENT if callee.endswith(".split") else Relation.SIBLING
+            return Value(elements=(first.derived(STR_KIND, relation), Value(kinds=STR_KIND)))
         if callee in names.JOIN_CALLS:
             return self.joined(args, STR_KIND)
         if callee in names.PATH_CLASSES:
             return self.joined(args, PATH_KIND)
         if callee in names.HOME_CALLS:
-            return Value(kinds=PATH_KIND, literal="~")
+            return Value(kinds=PATH_KIND, literal="~", idents=frozenset({"~"}))
         return EMPTY
 
     def method_call(self, receiver: Value, method: str, args: List[Value], keywords: Dict[str, Value]) -> Value:
-        if receiver.is_path and receiver.locations:
+        if receiver.is_path:
             if method == "joinpath":
                 return self.joined([receiver, *args], PATH_KIND)
-            if method in names.PATH_DERIVING_METHODS or method in names.PATH_ITERATING_METHODS:
-                return receiver.located(PATH_KIND)
+            relation = _PATH_METHODS.get(method)
+            if relation is not None:
+                return receiver.derived(PATH_KIND, relation)
             if method in ("as_posix", "__fspath__"):
-                return receiver.located(STR_KIND)
+                return receiver.derived(STR_KIND, Relation.SAME)
         if receiver.is_path and method in ("rename", "replace"):
             target = args[0] if args else keywords.get("target", EMPTY)
-            return target.located(PATH_KIND)
+            return target.derived(PATH_KIND, Relation.SAME)
         if method == "format" and receiver.literal is not None:
             return self.formatted(receiver.literal, "{", args[0] if args else EMPTY)
         return EMPTY
 
+
+#: ``Path`` methods whose result is a path, and where it lies relative to the receiver.
+_PATH_METHODS: Dict[str, Relation] = {
+    **{m: Relation.SIBLING for m in ("with_name", "with_suffix", "with_stem")},
+    **{m: Relation.SAME for m in ("resolve", "absolute", "expanduser")},
+    **{m: Relation.BELOW for m in names.PATH_ITERATING_METHODS},
+    "readlink": Relation.OTHER,
+}
 
 
 class _Arguments:
@@ -733,13 +1027,18 @@ class _Arguments:
     def __init__(self, args: Sequence[cst.Arg], values: Sequence[Value]) -> None:
         self.positional: List[Value] = []
         self.keywords: Dict[str, Value] = {}
+        #: (keyword or None, value) of each argument but ``*``/``**`` ones, in order.
+        self.items: List[Tuple[Optional[str], Value]] = []
         self.starred = False
         self._none: Set[Union[int, str]] = set()
+        self._nodes: Dict[Union[int, str], cst.BaseExpression] = {}
         for arg, value in zip(args, values):
             if arg.star:
                 self.starred = True
                 continue
             key: Union[int, str] = arg.keyword.value if arg.keyword is not None else len(self.positional)
+            self._nodes[key] = arg.value
+            self.items.append((arg.keyword.value if arg.keyword is not None else None, value))
             if isinstance(arg.value, cst.Name) and arg.value.value == "None":
                 self._none.add(key)
             if isinstance(key, str):
@@ -754,24 +1053,97 @@ class _Arguments:
             return None  # after *args, positions are not known
         return self.positional[index]
 
+    def node(self, index: int, keyword: str) -> cst.BaseExpression:
+        """The expression ``get`` found (call it only when ``get`` found one)."""
+        return self._nodes[keyword] if keyword in self.keywords else self._nodes[index]
+
 
 def _entered(value: Value) -> Value:
     """The ``as`` target of ``with``: a TemporaryDirectory yields its path."""
     if TEMPDIR in value.kinds:
-        return value.located(STR_KIND)
+        return value.derived(STR_KIND, Relation.SAME)
     return value
 
 
 def _element_of(iterable: Value) -> Value:
-    """An item of a collection of paths lies where the collection does."""
-    return Value(locations=iterable.locations, kinds=iterable.kinds - _OBJECT_KINDS)
+    """An item of a collection of paths lies where the collection's items all do."""
+    return Value(
+        locations=iterable.locations, kinds=iterable.kinds - _OBJECT_KINDS, params=iterable.params,
+        staged=iterable.staged, within=iterable.within,
+    )
+
+
+def _collection(values: Sequence[Value]) -> Value:
+    """A tuple, list or set of ``values``: what holds for each item holds for the collection's."""
+    if not values:
+        return EMPTY
+    within = values[0].within
+    for value in values[1:]:
+        within = within & value.within
+    return Value(
+        locations=frozenset().union(*(v.locations for v in values)),
+        kinds=frozenset().union(*(v.kinds for v in values)),
+        params=frozenset().union(*(v.params for v in values)),
+        staged=frozenset().union(*(v.staged for v in values)),
+        within=within,
+    )
 
 
 def _concatenated(left: Value, right: Value) -> Value:
     """``a + b``: the first component decides where the result points."""
     literal = left.literal + right.literal if left.literal is not None and right.literal is not None else None
     kinds = left.kinds or right.kinds
-    return Value(locations=left.locations, kinds=kinds, literal=literal)
+    relation = _relation_of_suffix(right.literal) if right.literal is not None else Relation.SIBLING
+    return left.derived(kinds, relation, literal)
+
+
+def _relation_of_suffix(after: str) -> Relation:
+    """Where ``p + after`` lies relative to the path ``p``: ``.tmp`` beside it, ``/x`` in it."""
+    if not after:
+        return Relation.SAME
+    if ".." in after:
+        return Relation.OTHER
+    return Relation.BELOW if after.startswith(("/", "\\")) else Relation.SIBLING
+
+
+def _assigned_attributes(node: cst.CSTNode) -> Iterable[str]:
+    """The names of the attributes ``node``'s statements assign (``x.name = ...``,
+    ``x.a, x.b = ...``). Statements only: walking every expression costs too much."""
+    statements: List[cst.CSTNode] = [node]
+    while statements:
+        current = statements.pop()
+        if isinstance(current, cst.SimpleStatementLine):
+            for small in current.body:
+                targets: List[cst.BaseExpression] = []
+                if isinstance(small, cst.Assign):
+                    targets = [t.target for t in small.targets]
+                elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+                    targets = [small.target]
+                while targets:
+                    target = targets.pop()
+                    if isinstance(target, cst.Attribute):
+                        yield target.attr.value
+                    elif isinstance(target, (cst.Tuple, cst.List)):
+                        targets.extend(e.value for e in target.elements)
+                    elif isinstance(target, cst.StarredElement):
+                        targets.append(target.value)
+            continue
+        for field in ("body", "orelse", "handlers", "finalbody", "cases"):
+            child = getattr(current, field, None)
+            if isinstance(child, cst.CSTNode):
+                statements.append(child)
+            elif isinstance(child, (list, tuple)):
+                statements.extend(c for c in child if isinstance(c, cst.CSTNode))
+
+
+def _calls_in(node: cst.CSTNode) -> Iterable[cst.Call]:
+    """The calls below ``node`` that run with it (not in a nested function or class)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Call):
+            yield current
+        stack.extend(c for c in children(current) if not isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef)))
 
 
 def _first_of(node: cst.BaseExpression, value: Value, interpreter: _Interpreter) -> Value:

@@ -1,17 +1,108 @@
-"""The abstract value of an expression: where a path may point, and what it is."""
+"""The abstract value of an expression: where a path may point, and what it is.
+
+Besides the locations a path may point into (a class of directories, which may be a
+mount), a value says which *directory* it provably lies in, symbolically: ``idents``
+are names of the path itself (``dst``, the ``os.path.join`` call that made it,
+``self.root``), ``within`` names of directories it lies at or below. Together they
+show that ``mkstemp(dir=os.path.dirname(dst))`` is beside ``dst`` whatever ``dst`` is.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import FrozenSet, Optional, Tuple
+import posixpath
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, FrozenSet, Hashable, Optional, Tuple
 
 import libcst as cst
+
+if TYPE_CHECKING:
+    from xdevlint.analysis.moves import MoveEffect
 
 #: Kinds of value the analysis tells apart.
 STR = "str"
 PATH = "path"  # a pathlib path: ``.rename`` on it moves a file
 FILE = "file"  # a NamedTemporaryFile object: ``.name`` is its path
 TEMPDIR = "tempdir"  # a TemporaryDirectory object: ``.name`` is its path
+
+#: A symbolic name of a path: one of the dataclasses below, an expression node (the
+#: value it produced), a class (its instances), or a string (a library name, an
+#: environment variable).
+Token = Hashable
+
+
+@dataclass(frozen=True)
+class Param:
+    """A parameter of a same-module function: whatever its caller passes.
+
+    ``guess`` is the location its default or its name gives it, which holds only when
+    the caller says nothing better."""
+
+    function: cst.CSTNode
+    name: str
+    guess: FrozenSet[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Parent:
+    """The directory that holds the path ``of`` names."""
+
+    of: Token
+
+
+@dataclass(frozen=True)
+class Attr:
+    """Attribute ``name`` of what ``of`` names (``self.root``: ``of`` is the class)."""
+
+    of: Token
+    name: str
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A path spelled out in the source, normalised (``"model.bin"``, ``"/srv/cache"``)."""
+
+    path: str
+
+    def holds(self, other: "Literal") -> bool:
+        """Whether ``other`` lies below this directory, by their text."""
+        if other.path == self.path or other.path.startswith("..") or other.path == "." or self.path == "/":
+            return False  # everything is below "/", whatever its mount
+        if self.path == ".":
+            return not other.path.startswith("/")
+        return other.path.startswith(self.path.rstrip("/") + "/")
+
+
+def parent_of(token: Token) -> Token:
+    """The directory holding the path ``token`` names: a literal's is worked out."""
+    if isinstance(token, Literal):
+        return Literal(posixpath.dirname(token.path) or ".") if token.path not in (".", "/") and ".." not in token.path else Parent(token)
+    return Parent(token)
+
+
+@dataclass(frozen=True)
+class Fresh:
+    """The path a ``tempfile`` call made (``mkdtemp()``, ``mkstemp()[1]``, ``f.name``)."""
+
+    call: cst.Call
+
+
+@dataclass(frozen=True)
+class Merge:
+    """A variable's value where paths that disagree about it meet (``at``: the statement)."""
+
+    at: Token
+    name: str
+
+
+class Relation(Enum):
+    """How a derived path lies relative to the path it is made from."""
+
+    SAME = "same"  # ``abspath(p)``, ``Path(p)``, ``str(p)``: the same file
+    PARENT = "parent"  # ``dirname(p)``, ``p.parent``
+    SIBLING = "sibling"  # ``p + ".tmp"``, ``p.with_suffix(".part")``: in p's directory
+    BELOW = "below"  # ``join(p, name)``, ``p / name``: inside p
+    OTHER = "other"  # unrelated, but in the same locations (``paths[0]``)
 
 
 @dataclass(frozen=True)
@@ -24,6 +115,13 @@ class Value:
     ``defs`` the same-module functions or classes it may be; ``instances`` the
     same-module classes it may be an instance of; ``elements`` the values of a
     tuple whose shape is known (``mkstemp()`` is ``(fd, path)``).
+
+    ``params`` are the parameters of the function being analysed whose caller-side
+    location flows into this one (their guesses are in ``locations``); ``staged`` the
+    ``dir=`` arguments of the ``tempfile`` calls that may have made it. Those two are
+    unions over paths, like ``locations``. ``idents`` and ``within`` hold on every
+    path: the path is each of ``idents``, and lies at or below each of ``within``.
+    ``moves``: on a call, the moves it makes, its own or in a same-module callee.
     """
 
     locations: FrozenSet[str] = frozenset()
@@ -33,6 +131,11 @@ class Value:
     defs: FrozenSet[cst.CSTNode] = frozenset()
     instances: FrozenSet[cst.ClassDef] = frozenset()
     elements: Optional[Tuple["Value", ...]] = None
+    params: FrozenSet[Param] = frozenset()
+    staged: FrozenSet[cst.CSTNode] = frozenset()
+    idents: FrozenSet[Token] = frozenset()
+    within: FrozenSet[Token] = frozenset()
+    moves: Tuple["MoveEffect", ...] = ()
 
     def __or__(self, other: "Value") -> "Value":
         if other is EMPTY or other == self:
@@ -47,18 +150,52 @@ class Value:
             defs=self.defs | other.defs,
             instances=self.instances | other.instances,
             elements=_union_elements(self.elements, other.elements),
+            params=self.params | other.params,
+            staged=self.staged | other.staged,
+            idents=self.idents & other.idents,
+            within=self.within & other.within,
+            moves=self.moves + tuple(m for m in other.moves if m not in self.moves),
         )
 
     @property
     def is_path(self) -> bool:
         return PATH in self.kinds
 
-    def located(self, kinds: FrozenSet[str], literal: Optional[str] = None) -> "Value":
-        """A new value in the same locations, of another kind (a path derived from this one)."""
-        return Value(locations=self.locations, kinds=kinds, literal=literal)
+    @property
+    def is_object(self) -> bool:
+        """A library object, a same-module function or class, or an instance of one."""
+        return bool(self.callees or self.defs or self.instances)
+
+    def derived(self, kinds: FrozenSet[str], relation: Relation, literal: Optional[str] = None) -> "Value":
+        """A path made from this one: in the same locations, and where ``relation`` puts it."""
+        idents: FrozenSet[Token] = frozenset()
+        within = self.within
+        if relation is Relation.SAME:
+            idents = self.idents
+        elif relation is Relation.PARENT:
+            idents = frozenset(parent_of(t) for t in self.idents)
+        elif relation is Relation.SIBLING:
+            within = within | {parent_of(t) for t in self.idents}
+        elif relation is Relation.BELOW:
+            within = within | self.idents
+        staged = self.staged if relation is not Relation.PARENT else frozenset()
+        return Value(
+            locations=self.locations, kinds=kinds, literal=literal, params=self.params,
+            staged=staged, idents=idents, within=within,
+        )
 
     def with_locations(self, locations: FrozenSet[str]) -> "Value":
-        return replace(self, locations=self.locations | locations) if locations else self
+        return self.evolve(locations=self.locations | locations) if locations else self
+
+    def with_idents(self, idents: FrozenSet[Token]) -> "Value":
+        return self.evolve(idents=self.idents | idents) if idents else self
+
+    def evolve(self, **changes: object) -> "Value":
+        """``dataclasses.replace``, without its cost: the interpreter makes one per expression."""
+        new = object.__new__(Value)
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
 
 
 def _union_elements(
@@ -67,6 +204,35 @@ def _union_elements(
     if a is None or b is None or len(a) != len(b):
         return None
     return tuple(x | y for x, y in zip(a, b))
+
+
+def at_or_below(value: Value, directory: Token) -> bool:
+    """Whether every path ``value`` may be lies at or below ``directory``."""
+    if directory in value.within:
+        return True
+    if isinstance(directory, Literal):
+        return any(isinstance(t, Literal) and directory.holds(t) for t in (*value.idents, *value.within))
+    while isinstance(directory, Parent):
+        directory = directory.of
+        if directory in value.idents:
+            return True
+    return False
+
+
+def together(a: Value, b: Value, depth: int = 4) -> bool:
+    """Whether ``a`` and ``b`` provably lie below one directory: the same tree, so (but
+    for a mount point inside it) the same filesystem."""
+    if any(at_or_below(b, directory) for directory in a.within):
+        return True
+    for ident in a.idents:
+        directory: Token = parent_of(ident)
+        # Spelled-out paths share ancestors whatever their mounts (``/tmp/x``, ``/var/cache/y``):
+        # only the directory a literal names is its own.
+        for _ in range(1 if isinstance(ident, Literal) else depth):
+            if at_or_below(b, directory):
+                return True
+            directory = parent_of(directory)
+    return False
 
 
 EMPTY = Value()

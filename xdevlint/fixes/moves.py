@@ -25,7 +25,7 @@ from libcst.metadata import Assignment, FunctionScope, GlobalScope, Scope
 
 from xdevlint.analysis import names
 from xdevlint.analysis.moves import Move, move_of
-from xdevlint.analysis.values import Value
+from xdevlint.analysis.values import Fresh, Value
 from xdevlint.fixes.syntax import Names, Reference, Region, add_keyword, parenthesized, positional
 from xdevlint.model import Applicability, Fix, Import, Replacement
 
@@ -56,6 +56,9 @@ _INSIDE_CALLS: FrozenSet[str] = frozenset(
     | {"os.fspath", "builtins.str", *names.PATH_CLASSES}
 )
 _INSIDE_METHODS = frozenset({"resolve", "absolute", "with_name", "with_suffix", "with_stem", "joinpath"})
+
+#: Temp factories whose path is a directory that exists once they return.
+_DIRECTORY_FACTORIES = frozenset({"tempfile.mkdtemp", "tempfile.TemporaryDirectory"})
 
 #: Calls that may create the destination's directory between the creation and the move.
 _MKDIR_CALLS = frozenset({"os.makedirs", "os.mkdir"})
@@ -130,6 +133,8 @@ class MoveFixes:
         expected = 1 if move.method else 2
         if len(call.args) != expected:
             return None  # ``src_dir_fd=``/``dst_dir_fd=``: no move function takes those
+        if not self.atomic and self._existing_directory(move.destination):
+            return None  # ``shutil.move`` would move into it, where the rename replaced it
         mover = self.reference(self.move_function, region, call)
         if mover is None:
             return None
@@ -186,6 +191,14 @@ class MoveFixes:
             (Replacement(target_node, replacement),),
             _unique(imports),
         )
+
+
+    def _existing_directory(self, destination: cst.BaseExpression) -> bool:
+        """Whether ``destination`` is a directory ``tempfile`` made (``mkdtemp()``)."""
+        for ident in self.value_of(destination).idents:
+            if isinstance(ident, Fresh) and self.callees(ident.call.func) & _DIRECTORY_FACTORIES:
+                return True
+        return False
 
 
 class _AtSource:

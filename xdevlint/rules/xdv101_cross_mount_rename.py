@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import FrozenSet, Optional
-
-from xdevlint.analysis.moves import Move
-from xdevlint.rules._moves import MoveRule, describe
+from xdevlint.analysis.moves import CROSS
+from xdevlint.rules._moves import MoveRule
 
 
 class CrossMountRename(MoveRule):
@@ -15,6 +13,14 @@ class CrossMountRename(MoveRule):
     `Path.replace` and `Path.hardlink_to` calls whose source and destination lie in
     different locations (by default `temp` and `cache`), however the function was
     imported or aliased.
+
+    A function of the same module that renames its parameters (`def publish(src, dst):
+    os.rename(src, dst)`) is judged at its calls, with the paths each passes: the finding
+    is on the call, naming the rename inside. A rename that crosses mounts whatever its
+    callers pass is reported where it is written. Paths shown to lie in one directory
+    (`mkstemp(dir=os.path.dirname(dst))` then `os.replace(tmp, dst)`) are never flagged,
+    nor is a rename whose `except OSError` handler copies instead (XDV201 still checks
+    that the source is removed after the copy).
 
     ## Why is this bad?
     `rename(2)` and `link(2)` cannot cross filesystems: they fail with `EXDEV`
@@ -81,21 +87,21 @@ class CrossMountRename(MoveRule):
     no rewrite keeps both names pointing at one file. Stage the file beside the link
     instead.
 
+    A finding at the call of a helper gets no fix: the rename is in the helper, whose
+    other callers may rely on it, and only you know whether to stage the temp beside
+    the destination here or to make the helper move safely for everyone.
+
     ## Options
     - `move-function`, `move-function-atomic`: what the second fix calls, and whether
       it is atomic (which makes that fix safe).
     - `[tool.xdevlint.locations.NAME]`: the locations and how they are recognised
-      (`env`, `names`, `paths`, `calls`, and their `extend-` forms).
+      (`env`, `names`, `paths`, `calls`, and their `extend-` forms). A name pattern
+      matches names, attributes and parameters, and calls when it names a directory
+      (`*temp_dir*` matches `get_temp_dir()`).
     """
 
     CODE = "XDV101"
     NAME = "cross-mount-rename"
     FIX_TITLE = "Create the temp in the destination's directory, or move with `move-function`"
-    MESSAGE = "`{function}` moves a {source} path to {destination}; a rename cannot cross mount points (EXDEV)"
-
-    def check(self, move: Move, source: FrozenSet[str], destination: FrozenSet[str]) -> Optional[str]:
-        if source and destination and source != destination:
-            return self.MESSAGE.format(
-                function=move.function, source=describe(source), destination=describe(destination)
-            )
-        return None
+    MESSAGE = "{mover} moves a {source} path to {destination}; a rename cannot cross mount points (EXDEV)"
+    MESSAGES = {CROSS: MESSAGE}

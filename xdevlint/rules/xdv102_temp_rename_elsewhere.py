@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from typing import FrozenSet, Optional
-
-from xdevlint.analysis.locations import TEMP
-from xdevlint.analysis.moves import Move
+from xdevlint.analysis.moves import STAGED_IN, STAGED_OUT, TEMP_IN, TEMP_OUT
 from xdevlint.rules._moves import MoveRule
 
 
@@ -15,6 +12,16 @@ class TempRenameElsewhere(MoveRule):
     Flags rename-like calls (`os.rename`, `os.replace`, `Path.rename`, ...) that move
     a path in the `temp` location to a destination whose location is unknown: not
     shown to be in the same directory or the same location as the source.
+
+    A temp that `tempfile` made with `dir=X` is staged in X: moving it anywhere not
+    shown to be in X (a parameter, another root) is flagged too, unless both are in the
+    same known location. `dir=` exempts the move when X is the destination's directory
+    (`dir=os.path.dirname(dst)`, `dir=Path(dst).parent`, `dir=root` then
+    `os.path.join(root, name)`). So is a path of unknown location moved onto a new temp
+    (`os.rename(tree, tempfile.mkdtemp())`). Names that say temp-dir (`*temp_dir*`,
+    `*tmp_dir*`, `*staging_dir*`, `*scratch_dir*`) count as temp when nothing better is
+    known. Same-module helpers are judged at their calls, and renames with a copy
+    fallback are not flagged, as for XDV101.
 
     ## Why is this bad?
     The temp directory is often its own filesystem (a tmpfs, an ephemeral volume).
@@ -76,18 +83,30 @@ class TempRenameElsewhere(MoveRule):
     no rewrite keeps both names pointing at one file. Stage the file beside the link
     instead.
 
+    A finding at the call of a helper gets no fix (see XDV101). With the default
+    `shutil.move`, neither does a move onto a directory `mkdtemp()` made: `shutil.move`
+    would move into it, where the rename replaced it.
+
     ## Options
     - `move-function`, `move-function-atomic`: what the second fix calls, and whether
       it is atomic (which makes that fix safe).
-    - `[tool.xdevlint.locations.temp]`: what counts as the temp location.
+    - `[tool.xdevlint.locations.temp]`: what counts as the temp location (its `names`
+      are the temp-dir patterns above).
     """
 
     CODE = "XDV102"
     NAME = "temp-rename-elsewhere"
     FIX_TITLE = "Create the temp in the destination's directory, or move with `move-function`"
-    MESSAGE = "`{function}` moves a temp path to a destination of unknown location; it fails with EXDEV if that is another mount"
-
-    def check(self, move: Move, source: FrozenSet[str], destination: FrozenSet[str]) -> Optional[str]:
-        if TEMP in source and not destination:
-            return self.MESSAGE.format(function=move.function)
-        return None
+    MESSAGE = "{mover} moves a temp path to a destination of unknown location; it fails with EXDEV if that is another mount"
+    MESSAGES = {
+        TEMP_OUT: MESSAGE,
+        STAGED_OUT: (
+            "{mover} moves a temp staged in {directory} to a destination not shown to be in that directory;"
+            " it fails with EXDEV if that is another mount"
+        ),
+        TEMP_IN: "{mover} moves a path of unknown location onto a new temp path; it fails with EXDEV if that is another mount",
+        STAGED_IN: (
+            "{mover} moves a path not shown to be in {directory} onto a new temp path there;"
+            " it fails with EXDEV if that is another mount"
+        ),
+    }
