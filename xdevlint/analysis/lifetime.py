@@ -459,7 +459,15 @@ class Analysis:
         )
         if directory is None or isinstance(directory, cst.Name) and directory.value == "None":
             return True
-        return TEMP in self.value_of(directory).locations
+        # The temp directory itself (``gettempdir()``, a ``/tmp`` literal), not a directory
+        # that is temp by what made it (``mkdtemp()``) or by its name (``tmp_dir``): a temp
+        # made inside one of those is that directory's to remove, with it.
+        value = self.value_of(directory)
+        if TEMP not in value.locations:
+            return False
+        if isinstance(directory, cst.Call) and self.value_of(directory.func).callees & names.TEMP_DIR_CALLS:
+            return True
+        return value.literal is not None
 
     def partial_made(self, call: cst.Call) -> Optional[Made]:
         """The call of a ``functools.partial`` factory bound to a name or attribute
