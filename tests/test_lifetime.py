@@ -424,3 +424,28 @@ def test_a_same_module_generator_called_beside_a_temp() -> None:
         """
     )
     assert found.leaking
+
+
+def test_messages_do_not_depend_on_the_hash_seed() -> None:
+    """Set and dict-of-node order changes with ``PYTHONHASHSEED`` (and memory layout):
+    the reported leak and the count of the others must not."""
+    import os
+    import subprocess
+    import sys
+
+    handlers = "\n".join(f"    try:\n        step{i}(tmp)\n    except OSError:\n        pass" for i in range(15))
+    source = f"import os, tempfile\ndef f(dst):\n    tmp = tempfile.mkdtemp()\n    x = {{1, 2}}\n{handlers}\n    os.rename(tmp, dst)\n"
+    script = (
+        "import sys\nfrom dataclasses import replace\nfrom xdevlint.config import Config\nfrom xdevlint.engine import lint_source\n"
+        "config = replace(Config(), select=('XDV2',))\n"
+        "print([f.message for f in lint_source(sys.stdin.read().encode(), 'm.py', config).findings])\n"
+    )
+    outputs = set()
+    for seed in ("0", "1", "2", "3"):
+        run = subprocess.run(
+            [sys.executable, "-c", script], input=source, capture_output=True, text=True, check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
+        outputs.add(run.stdout)
+    (output,) = outputs
+    assert "`step0(tmp)`" in output and "(and 15 other error paths)" in output

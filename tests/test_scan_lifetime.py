@@ -104,6 +104,15 @@ SAFE = {
                 saved = False
             print(saved)
     """,
+    "created on self in a class that removes it": """
+        import os, shutil, tempfile
+        class Tests:
+            def setUp(self):
+                self.dir = tempfile.mkdtemp()
+                os.chdir(self.dir)
+            def tearDown(self):
+                shutil.rmtree(self.dir)
+    """,
     "a method called mkdtemp": """
         import shutil
         def test(self):
@@ -243,6 +252,10 @@ SURELY_RELEASED = {
     "registered": "import atexit, shutil, tempfile\ndef f():\n    d = tempfile.mkdtemp()\n    atexit.register(shutil.rmtree, d)\n    print(d)\n",
     "deleted on close": "import tempfile\ndef f(data):\n    g = tempfile.NamedTemporaryFile()\n    g.write(data)\n",
     "a directory object": "import tempfile\ndef f(run):\n    t = tempfile.TemporaryDirectory()\n    run(t.name)\n",
+    "kept on self by a class that removes it": (
+        "import shutil, tempfile\nclass C:\n    def __init__(self):\n        self.d = tempfile.mkdtemp()\n"
+        "    def close(self):\n        shutil.rmtree(self.d)\n"
+    ),
 }
 
 

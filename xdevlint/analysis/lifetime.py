@@ -315,6 +315,11 @@ class Analysis:
         self._busy: Set[Node] = set()
         self._cleaning: Set[Node] = set()
         self._partials: Optional[Dict[str, Tuple[cst.Call, Made]]] = None
+        self._families: Dict[cst.ClassDef, List[cst.ClassDef]] = {}
+        self._bases: Optional[Dict[cst.ClassDef, List[cst.ClassDef]]] = None
+        self._naming: Optional[Dict[str, Set[Node]]] = None
+        self._initializers: Dict[cst.ClassDef, Optional[cst.FunctionDef]] = {}
+        self._own: Dict[Node, List[Node]] = {}
 
     def _index(self, module: cst.Module) -> None:
         counter = 0
@@ -372,24 +377,39 @@ class Analysis:
         return (cls, target.attr.value) if target.value.value == self_name else None
 
     def family(self, cls: cst.ClassDef) -> List[cst.ClassDef]:
-        """The class, its same-module bases and its same-module subclasses."""
-        def bases(klass: cst.ClassDef) -> List[cst.ClassDef]:
-            found: List[cst.ClassDef] = []
-            for arg in klass.bases:
-                found.extend(d for d in self.sorted_defs(self.value_of(arg.value)) if isinstance(d, cst.ClassDef))
+        """The class, its same-module bases and its same-module subclasses, transitively."""
+        found = self._families.get(cls)
+        if found is not None:
             return found
-
+        relatives: Dict[cst.ClassDef, List[cst.ClassDef]] = {}
+        for klass, bases in self.bases().items():
+            relatives.setdefault(klass, []).extend(bases)
+            for base in bases:
+                relatives.setdefault(base, []).append(klass)
         members = [cls]
-        changed = True
-        while changed:
-            changed = False
-            for klass in self.classes:
-                if klass in members:
-                    continue
-                if any(b in members for b in bases(klass)) or any(klass in bases(m) for m in members):
-                    members.append(klass)
-                    changed = True
+        for member in members:  # grows while it is walked: a breadth-first search
+            members.extend(k for k in relatives.get(member, ()) if k not in members)
+        self._families[cls] = members
         return members
+
+    def bases(self) -> Dict[cst.ClassDef, List[cst.ClassDef]]:
+        """Each class's same-module bases."""
+        if self._bases is None:
+            self._bases = {}
+            for klass in self.classes:
+                self._bases[klass] = [
+                    base for arg in klass.bases for base in self.sorted_defs(self.value_of(arg.value)) if isinstance(base, cst.ClassDef)
+                ]
+        return self._bases
+
+    def functions_naming(self, attr: str) -> Set[Node]:
+        """The functions (and lambdas) in which some ``x.attr`` appears."""
+        if self._naming is None:
+            self._naming = {}
+            for node, scope in self.scope_of.items():
+                if isinstance(node, cst.Attribute) and isinstance(scope, (cst.FunctionDef, cst.Lambda)):
+                    self._naming.setdefault(node.attr.value, set()).add(scope)
+        return self._naming.get(attr, set())
 
     def released(self, cls: cst.ClassDef, attr: str) -> bool:
         """Whether some method of the class (or a same-module base or subclass) removes,
@@ -400,16 +420,18 @@ class Analysis:
             return found
         self._released[key] = False  # recursion answers "no" meanwhile
         result = False
-        for klass in self.family(cls):
-            for function in self._walk(klass):
-                if not isinstance(function, (cst.FunctionDef, cst.Lambda)):
-                    continue
-                probe = Temp(cst.Call(func=cst.Name("_")), klass, "", DIRECTORY_OBJECT, "", False, attributes=frozenset({attr}))
-                self._aliases(function, [probe])
-                if any(self.cleans(c, probe) or self.moves(c, probe) for c in self.calls.get(function, ())):
-                    result = True
-                    break
-            if result:
+        family = set(self.family(cls))
+        # Only functions that name the attribute can remove what it holds.
+        for function in sorted(self.functions_naming(attr), key=lambda f: self.order[f]):
+            owner = self.scope_of.get(function)
+            while owner is not None and not isinstance(owner, (cst.ClassDef, cst.Module)):
+                owner = self.scope_of.get(owner)
+            if owner not in family:
+                continue
+            probe = Temp(cst.Call(func=cst.Name("_")), function, "", DIRECTORY_OBJECT, "", False, attributes=frozenset({attr}))
+            self._aliases(function, [probe])
+            if any(self.cleans(c, probe) or self.moves(c, probe) for c in self.calls.get(function, ())):
+                result = True
                 break
         self._released[key] = result
         return result
@@ -730,9 +752,7 @@ class Analysis:
         if found is not None:
             return found
         bound: Set[str] = set()
-        for node in self._walk(scope):
-            if self.scope_of.get(node) is not scope:
-                continue
+        for node in self.own_nodes(scope):
             targets: List[Node] = list(_targets(node))
             if isinstance(node, cst.For):
                 targets.append(node.target)
@@ -780,7 +800,7 @@ class Analysis:
         hand the temp on when they are returned or stored); ``for p in paths`` (its path)."""
         if not temps:
             return
-        nodes = [n for n in self._walk(scope) if self.scope_of.get(n) is scope and isinstance(n, (cst.Assign, cst.AnnAssign, cst.For, cst.Call, cst.WithItem))]
+        nodes = [n for n in self.own_nodes(scope) if isinstance(n, (cst.Assign, cst.AnnAssign, cst.For, cst.Call, cst.WithItem))]
         local = self.locals_of(scope)
         for temp in temps:
             for _ in range(4):
@@ -841,6 +861,14 @@ class Analysis:
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in _TAKING_METHODS:
             return self.role(value.func.value, temp) in (HOLDER, EITHER)
         return False
+
+    def own_nodes(self, scope: Node) -> List[Node]:
+        """The nodes of a scope, not of the functions and classes in it (walked once)."""
+        found = self._own.get(scope)
+        if found is None:
+            found = [n for n in self._walk(scope) if self.scope_of.get(n) is scope]
+            self._own[scope] = found
+        return found
 
     def _walk(self, node: Node) -> Iterator[Node]:
         stack = [node]
@@ -1078,9 +1106,7 @@ class Analysis:
         return effects
 
     def keeps(self, function: cst.FunctionDef, probe: Temp) -> bool:
-        for node in self._walk(function.body):
-            if self.scope_of.get(node) is not function:
-                continue
+        for node in self.own_nodes(function):
             if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)) and node.value is not None and self.carries(node.value, probe):
                 receivers: List[Node] = [t for t in _targets(node) if not _is_names(t)]
             elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in names.STORE_METHODS:
@@ -1126,11 +1152,15 @@ class Analysis:
 
     def initializer(self, cls: cst.ClassDef) -> Optional[cst.FunctionDef]:
         """The ``__init__`` a same-module class (or its same-module base) runs."""
-        for klass in [cls, *self.family(cls)]:
-            for statement in klass.body.body:
-                if isinstance(statement, cst.FunctionDef) and statement.name.value == "__init__":
-                    return statement
-        return None
+        if cls not in self._initializers:
+            chain = [cls]
+            for klass in chain:  # its bases, breadth first: near enough to the MRO here
+                chain.extend(b for b in self.bases().get(klass, ()) if b not in chain)
+            self._initializers[cls] = next(
+                (s for klass in chain for s in klass.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"),
+                None,
+            )
+        return self._initializers[cls]
 
     def function_raises(self, call: cst.Call) -> Optional[str]:
         """"any" unless ``call`` can only be same-module functions whose bodies call
@@ -1802,7 +1832,7 @@ class _Flow:
         if temp.named and not self.a.mentions_after(self.scope, temp):
             return False  # a name nothing uses: no file
         a = self.a
-        scope_nodes = [n for n in a._walk(self.scope) if a.scope_of.get(n) is self.scope]
+        scope_nodes = a.own_nodes(self.scope)
         for node in scope_nodes:
             if isinstance(node, cst.BaseSmallStatement) and index in self.effects(node):
                 return False

@@ -1,20 +1,29 @@
-"""XDV201's cheap scan: which temps the lifetime analysis could find leaking (stdlib ``ast``).
+"""The temp rules' cheap scans (stdlib ``ast``): which temps the lifetime analysis could
+find leaking on an error path (XDV201, ``temp_may_leak``) or never released (XDV203,
+``temp_may_stay``).
 
-Most temps in real code are safe by shape: the statement right after the creation
-registers the removal (``self.addCleanup(os.unlink, path)``), stores the path
-(``self.files.append(path)``), or opens a ``try`` whose ``finally`` starts by removing
-it. From the moment that statement starts, no error path can leave the temp behind,
-because the lifetime analysis counts a removal or hand-off as done even when the
-statement then raises. Others are never handed off at all: no statement could remove,
-move, store or return them, and the analysis leaves a temp alone whose normal path
-keeps it. Files whose every held temp is one of those never reach libcst.
+Most temps in real code are safe by shape for XDV201: the statement right after the
+creation registers the removal (``self.addCleanup(os.unlink, path)``), stores the path
+where it outlives the call (``_registry.append(path)`` into a global), or opens a ``try``
+whose ``finally`` starts by removing it. From the moment that statement starts, no
+error path can leave the temp behind, because the lifetime analysis counts a removal or
+hand-off as done even when the statement then raises. Others are never handed off at
+all: no statement could remove, move, store or return them, nor any name bound from
+them (``paths = [tmp]``, ``cmd = "rm " + tmp``), and the analysis leaves a temp alone
+whose normal path keeps it. For XDV203 the opposite holds: a temp is safe when a
+statement of its own scope surely removes, moves, returns or registers it, or (kept on
+``self``) a method of its class surely removes it. Files whose every held temp is safe
+never reach libcst.
 
 Each shape is recognised only where ``analysis/lifetime.py`` is sure to see the same
-effect, so the scan stays sound: names are resolved through imports only when bound
+effect, so the scans stay sound: names are resolved through imports only when bound
 once and never assigned, arguments hold no calls (a nested call might be a move,
-which does not count until it succeeds), a helper that returns a temp keeps the file
-(its callers' calls are creations the scan does not follow), and ``self.mkdtemp()``
-is a factory only when this file makes an attribute of that name one.
+which does not count until it succeeds), a store covers only when it goes into a
+parameter's or a module global's container (``self``'s needs its class to remove it,
+the function's own only holds it, an import may be the standard library's state), a
+helper that returns a temp keeps the file when the file names it elsewhere (its
+callers' calls are creations the scan does not follow), and ``self.mkdtemp()`` is a
+factory only when this file makes an attribute of that name one.
 """
 
 from __future__ import annotations
@@ -214,7 +223,7 @@ def _held(module: _Module, call: ast.Call) -> Tuple[str, Optional[ast.AST], Opti
         return "none", None, None  # not held: passed on, or unused
     attributes = [e for t in targets for e in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]) if isinstance(e, ast.Attribute)]
     if any(_on_self(module, a) for a in attributes):
-        return "unknown", parent, None  # kept on ``self``: its class is the owner
+        return "self", parent, None  # kept on ``self``: its class is the owner
     if not any(isinstance(t, (ast.Name, ast.Tuple, ast.List)) for t in targets):
         return "none", None, None
     if factory not in FACTORY_NAMES:
@@ -241,15 +250,72 @@ def _on_self(module: _Module, target: ast.Attribute) -> bool:
 
 def _creation_may_leak(module: _Module, call: ast.Call) -> bool:
     how, statement, temp = _held(module, call)
+    if how == "self":
+        return _self_temp_may_leak(module, statement)  # type: ignore[arg-type]
     if how != "held":
         return how == "unknown"
     assert temp is not None and isinstance(statement, ast.stmt)
     return temp.may_be_handed_off(module) and not _covered(module, statement, temp)
 
 
+def _self_temp_may_leak(module: _Module, statement: ast.stmt) -> bool:
+    """A temp created into ``self.attr``: ``__enter__`` hands it over only when it
+    returns, so it may leak; another method owns it only when that method itself uses
+    ``self.attr`` where a removal or hand-off could be (the analysis follows nothing
+    else: the object has it, or XDV203 asks its class)."""
+    function = _scope(module, statement)
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return True
+    if function.name in ("__enter__", "__aenter__"):
+        return True
+    if _class_removes(module, statement):
+        return False  # the object owns it from the start: nothing to follow
+    attributes = _attributes_set(statement)
+    return any(
+        isinstance(node, ast.Attribute) and node.attr in attributes and isinstance(node.ctx, ast.Load) and _may_hand_off(module, node, function)
+        for node in ast.walk(function)
+    )
+
+
+def _attributes_set(statement: ast.stmt) -> Set[str]:
+    if isinstance(statement, (ast.With, ast.AsyncWith)):
+        targets = [item.optional_vars for item in statement.items if item.optional_vars is not None]
+    else:
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]  # type: ignore[attr-defined]
+    return {e.attr for t in targets for e in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]) if isinstance(e, ast.Attribute)}
+
+
+def _class_removes(module: _Module, statement: ast.stmt) -> bool:
+    """Whether a method of the class surely removes what ``self.attr`` holds, as the
+    analysis reads it: ``shutil.rmtree(self.attr)``, ``self.attr.cleanup()``,
+    ``self.addCleanup(shutil.rmtree, self.attr)``."""
+    cls = module.parents.get(_scope(module, statement) or statement)
+    if not isinstance(cls, ast.ClassDef):
+        return False
+    attributes = _attributes_set(statement)
+
+    def held(node: ast.AST) -> bool:
+        return isinstance(node, ast.Attribute) and node.attr in attributes
+
+    for node in ast.walk(cls):
+        if not isinstance(node, ast.Call):
+            continue
+        func, arguments = node.func, _arguments(node)
+        first = node.args[0] if node.args else None
+        if module.qualified(func) in names.CLEANUP_FUNCTIONS and first is not None and held(first):
+            return True
+        if isinstance(func, ast.Attribute) and func.attr in ("unlink", "rmdir", "cleanup") and held(func.value):
+            return True
+        if any(module.qualified(a) in names.CLEANUP_FUNCTIONS for a in arguments) and any(held(a) for a in arguments):
+            return True
+    return False
+
+
 def _creation_may_stay(module: _Module, call: ast.Call) -> bool:
     """Whether no statement of the scope surely removes, moves or returns the temp."""
     how, statement, temp = _held(module, call)
+    if how == "self":
+        return not _class_removes(module, statement)  # type: ignore[arg-type]
     if how != "held":
         return how == "unknown"
     assert temp is not None
@@ -386,7 +452,7 @@ _HANDING = (ast.Call, ast.Return, ast.Yield, ast.YieldFrom, ast.withitem, ast.Aw
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
-def _may_hand_off(module: _Module, name: ast.Name, scope: ast.AST) -> bool:
+def _may_hand_off(module: _Module, name: ast.expr, scope: ast.AST) -> bool:
     """Whether this use of a temp's name is where a removal or hand-off could be."""
     statement: Optional[ast.AST] = None
     current: ast.AST = name
