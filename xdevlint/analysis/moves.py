@@ -15,7 +15,7 @@ import libcst as cst
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import TEMP
-from xdevlint.analysis.values import Attr, Fresh, Param, Parent, Token, Value, together
+from xdevlint.analysis.values import Attr, Fresh, Param, Parent, Token, Value, parent_of, together
 
 ValueOf = Callable[[cst.CSTNode], Value]
 
@@ -198,7 +198,7 @@ def _substituted(token: Token, bindings: Mapping[Param, Value]) -> Tuple[Token, 
         return (token,) if argument is None else tuple(argument.idents)
     if isinstance(token, Parent):
         inner = _substituted(token.of, bindings)
-        return (token,) if inner == (token.of,) else tuple(Parent(t) for t in inner)
+        return (token,) if inner == (token.of,) else tuple(parent_of(t) for t in inner)
     if isinstance(token, Attr):
         inner = _substituted(token.of, bindings)
         return (token,) if inner == (token.of,) else tuple(Attr(t, token.name) for t in inner)

@@ -20,7 +20,7 @@ import os.path
 import posixpath
 from pathlib import Path
 from dataclasses import dataclass, field, replace
-from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, TypeVar, Union
 
 import libcst as cst
 import builtins
@@ -39,6 +39,7 @@ from xdevlint.analysis.values import (
 _FunctionNode = Union[cst.FunctionDef, cst.Lambda]
 #: One move as seen at one call: the call, and the move's key there (``MoveEffect.key``).
 _Node = Tuple[cst.Call, Tuple[cst.Call, Tuple[str, ...]]]
+_N = TypeVar("_N", bound=cst.CSTNode)
 _OBJECT_KINDS = frozenset({FILE, TEMPDIR})
 _BUILTINS = frozenset(dir(builtins))
 
@@ -322,14 +323,18 @@ class _Interpreter:
                 always[node] = known
             return known
 
+        seen: Set[_Node] = set()
+
         def place(node: _Node) -> None:
+            if node in seen:
+                return
+            seen.add(node)
             callers = self.callers.get(node)
             if crosses(node) and (not callers or all(for_every_caller(c) for c in callers)):
                 placed.add(node)
             elif callers:
                 for caller in callers:
-                    if caller not in placed:
-                        place(caller)
+                    place(caller)
 
         for call, effects in self.effects.items():
             for key, effect in effects.items():
@@ -402,7 +407,7 @@ class _Interpreter:
             if isinstance(ident, Param) and ident.function is fn.node:
                 fn.removes.add(ident.name)
 
-    def ordered(self, nodes: Iterable[cst.CSTNode]) -> List[cst.CSTNode]:
+    def ordered(self, nodes: Iterable[_N]) -> List[_N]:
         """``nodes`` (functions, classes) in the order they were defined, not by hash."""
         return sorted(nodes, key=lambda node: self.order.get(node, -1))
 
@@ -706,9 +711,8 @@ class _Interpreter:
             value = Value(callees=callees)
             if callees & names.TEMP_DIR_ATTRIBUTES:
                 value = Value(locations=frozenset({TEMP}), kinds=STR_KIND, idents=callees & names.TEMP_DIR_ATTRIBUTES)
-        classes = self.ordered(receiver.instances | {d for d in receiver.defs if isinstance(d, cst.ClassDef)})
+        classes: List[cst.ClassDef] = self.ordered(receiver.instances | {d for d in receiver.defs if isinstance(d, cst.ClassDef)})
         for cls in classes:
-            assert isinstance(cls, cst.ClassDef)
             value = value | self.class_attribute(cls, attr)
         if attr in names.PATH_DERIVING_ATTRIBUTES and (receiver.is_path or not receiver.kinds and not receiver.is_object):
             # ``p.parent``: of a path, or of what may be one (``path.parent`` of an
