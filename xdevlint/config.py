@@ -11,11 +11,13 @@ import os
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
 
 from xdevlint import registry
 from xdevlint.analysis.locations import DEFAULT_LOCATIONS, Location, Locations
-from xdevlint.rules.rule import Rule
+
+if TYPE_CHECKING:
+    from xdevlint.rules.rule import Rule
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -56,14 +58,17 @@ class Config:
     locations: Locations = field(default_factory=Locations)
 
     @property
-    def rules(self) -> Tuple[Type[Rule], ...]:
-        return registry.select((*self.select, *self.extend_select), self.ignore)
+    def rules(self) -> Tuple[Type["Rule"], ...]:
+        return tuple(spec.rule for spec in self.specs_for(None))
 
-    def rules_for(self, path: str) -> Tuple[Type[Rule], ...]:
-        ignored = [codes for pattern, codes in self.per_file_ignores if self._matches(path, pattern)]
-        if not ignored:
-            return self.rules
-        return registry.select((*self.select, *self.extend_select), (*self.ignore, *(c for cs in ignored for c in cs)))
+    def rules_for(self, path: str) -> Tuple[Type["Rule"], ...]:
+        return tuple(spec.rule for spec in self.specs_for(path))
+
+    def specs_for(self, path: Optional[str]) -> Tuple[registry.RuleSpec, ...]:
+        """The rules selected for ``path`` (all files when None), before any is imported."""
+        ignored = [codes for pattern, codes in self.per_file_ignores if path is not None and self._matches(path, pattern)]
+        ignores = (*self.ignore, *(c for cs in ignored for c in cs))
+        return registry.select_specs((*self.select, *self.extend_select), ignores)
 
     def is_excluded(self, path: str) -> bool:
         """Whether ``path`` or one of its parent directories (below the root) matches an exclude."""
@@ -156,7 +161,7 @@ def _selectors(codes: Sequence[str], where: str, key: str) -> Tuple[str, ...]:
     normalised = tuple(code.strip().upper() for code in codes)
     for code in normalised:
         if not registry.is_known_selector(code):
-            known = ", ".join(rule.CODE for rule in registry.ALL_RULES)
+            known = ", ".join(spec.code for spec in registry.SPECS)
             raise ConfigError(where, key, f"unknown rule selector {code!r}; allowed: ALL, {registry.PREFIX} or a prefix of {known}")
     return normalised
 

@@ -21,7 +21,7 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, ImportItem
 from libcst.metadata import CodePosition, PositionProvider
 
-from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Import, Replacement, Span, analysis_error
+from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, FixResult, Import, Replacement, Span, analysis_error
 from xdevlint.stages.metadata import Wrapper
 from xdevlint.stages.positions import statement_alone
 from xdevlint.stages.source import lines_of
@@ -31,29 +31,6 @@ from xdevlint.stages.source import lines_of
 MAX_PASSES = 10
 
 Analyse = Callable[[bytes], Tuple[FileResult, Optional[cst.Module]]]
-
-@dataclass(frozen=True)
-class FixResult:
-    """One file after fixing.
-
-    ``fixed`` is ``source`` when nothing applied or the fixes were rolled back;
-    ``applied`` are the findings whose fixes were applied (as reported in the pass
-    that fixed them); ``result`` holds what remains to report, against ``fixed``;
-    ``before`` is the first pass, what checking ``source`` alone reports.
-    """
-
-    path: str
-    source: bytes
-    fixed: bytes
-    applied: Tuple[Finding, ...]
-    result: FileResult
-    before: FileResult
-    error: Optional[str] = None
-
-    @property
-    def changed(self) -> bool:
-        return self.fixed != self.source
-
 
 def allowed(unsafe: bool) -> FrozenSet[Applicability]:
     return frozenset({Applicability.SAFE, Applicability.UNSAFE}) if unsafe else frozenset({Applicability.SAFE})

@@ -16,7 +16,7 @@ from xdevlint.engine import lint_source
 from xdevlint.fixing import FixRun
 from xdevlint.fixes.vendor import VendorError, vendor
 from xdevlint.model import FileResult, analysis_error
-from xdevlint.frontends.report import reporters, statistics_reporter, write_atomically
+from xdevlint.frontends.report import FORMATS, reporter, statistics_reporter, write_atomically
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -49,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--exclude", type=lambda v: [p for p in v.split(",") if p], metavar="GLOBS", help="replace the excluded paths")
     parser.add_argument("--extend-exclude", type=lambda v: [p for p in v.split(",") if p], metavar="GLOBS", help="exclude these paths too")
     parser.add_argument("--force-exclude", action="store_true", help="apply excludes to paths given by name, too (for pre-commit)")
-    parser.add_argument("--format", choices=sorted(reporters()), default="text", help="output format (default: text)")
+    parser.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     parser.add_argument("--stdin-filename", metavar="NAME", help="the name of the file read from stdin")
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings remain")
     parser.add_argument("--output-file", metavar="FILE", help="write the report to FILE (replaced atomically) instead of stdout")
@@ -156,17 +156,17 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None, 
         return EXIT_ERROR
     if fixing is not None and (args.diff or fixing.stdin_output is not None):
         return _fix_output(args, fixing, results, out)
-    reporter = statistics_reporter(args.format) if args.statistics else reporters()[args.format]
+    report = statistics_reporter(args.format) if args.statistics else reporter(args.format)
     if args.output_file:
         buffer = io.StringIO()
-        reporter(results, buffer)
+        report(results, buffer)
         try:
             write_atomically(args.output_file, buffer.getvalue())
         except OSError as error:
             sys.stderr.write(f"xdevlint: error: cannot write {args.output_file}: {error.strerror or error}\n")
             return EXIT_ERROR
     else:
-        reporter(results, out)
+        report(results, out)
     if fixing is not None and args.show_fixes:
         fixing.write_fixes(out if args.format == "text" and not args.output_file else sys.stderr)
     if args.exit_zero:
@@ -196,7 +196,7 @@ def _fix_output(args: argparse.Namespace, fixing: FixRun, results: List[FileResu
         out.write(decode(fixing.stdin_output)[0])
     remaining = [r for r in results if r.findings]
     if remaining:
-        reporters()[args.format](remaining, sys.stderr)
+        reporter(args.format)(remaining, sys.stderr)
     if args.show_fixes:
         fixing.write_fixes(sys.stderr)
     if args.exit_zero:

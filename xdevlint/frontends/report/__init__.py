@@ -4,17 +4,25 @@ from __future__ import annotations
 
 import os
 import tempfile
-from typing import Callable, Dict, Sequence, TextIO
+from typing import Callable, Sequence, TextIO
 
 from xdevlint.model import FileResult
 
 Reporter = Callable[[Sequence[FileResult], TextIO], None]
 
 
-def reporters() -> Dict[str, Reporter]:
-    from xdevlint.frontends.report import github, json, sarif, text
+#: The output formats; each reporter module is imported only when its format is asked for
+#: (SARIF's brings every rule's documentation, and with it libcst).
+FORMATS = ("github", "json", "sarif", "text")
 
-    return {"text": text.report, "json": json.report, "sarif": sarif.report, "github": github.report}
+
+def reporter(format: str) -> Reporter:
+    import importlib
+
+    if format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}")
+    report: Reporter = importlib.import_module(f"xdevlint.frontends.report.{format}").report
+    return report
 
 
 def statistics_reporter(format: str) -> Reporter:
