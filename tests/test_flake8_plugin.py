@@ -14,7 +14,7 @@ from typing import Dict, List, Sequence, Set, Tuple
 
 import pytest
 
-import xdevlint.engine
+import xdevlint.analyser
 from xdevlint import __version__
 from xdevlint.frontends.cli import main
 from xdevlint.frontends.flake8_plugin import XdevlintChecker
@@ -236,7 +236,7 @@ def test_file_libcst_cannot_analyse_is_reported(monkeypatch: pytest.MonkeyPatch)
     def panic(*args: object, **kwargs: object) -> None:
         raise RuntimeError("native parser panicked")
 
-    monkeypatch.setattr(xdevlint.engine.cst, "parse_module", panic)
+    monkeypatch.setattr(xdevlint.analyser.cst, "parse_module", panic)
     checker = XdevlintChecker(None, BAD.splitlines(keepends=True), "bad.py")  # type: ignore[arg-type]
     (result,) = list(checker.run())
     assert result[:2] == (1, 0)
@@ -255,6 +255,6 @@ def test_prescan_keeps_libcst_away_from_unrelated_files(monkeypatch: pytest.Monk
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("libcst parsed a file the cheap scan should rule out")
 
-    monkeypatch.setattr(xdevlint.engine.cst, "parse_module", refuse)
+    monkeypatch.setattr(xdevlint.analyser.cst, "parse_module", refuse)
     source = "import os\n\n\ndef tidy(name):\n    return name.replace('-', '_').strip()\n"
     assert list(XdevlintChecker(None, source.splitlines(keepends=True), "tidy.py").run()) == []  # type: ignore[arg-type]
