@@ -13,3 +13,9 @@ FIXTURES = REPO / "fixtures"
 @pytest.fixture
 def repo() -> Path:
     return REPO
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test gets an empty result cache of its own (and the checkout gets none)."""
+    monkeypatch.setenv("XDEVLINT_CACHE_DIR", str(tmp_path_factory.mktemp("xdevlint-cache")))

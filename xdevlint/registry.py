@@ -16,12 +16,12 @@ import importlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, Optional, Sequence, Tuple, Type
 
-from xdevlint.analysis.locations import Locations
 from xdevlint.model import ANALYSIS_ERROR_CODE, ANALYSIS_ERROR_NAME
-from xdevlint.stages.scan import Scan
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the gates get a Scan; this module need not import its machinery
+    from xdevlint.analysis.locations import Locations
     from xdevlint.rules.rule import Rule
+    from xdevlint.stages.scan import Scan
 
 __all__ = [
     "ANALYSIS_ERROR_CODE", "ANALYSIS_ERROR_NAME", "PREFIX", "SPECS", "RuleSpec",
@@ -30,7 +30,7 @@ __all__ = [
 
 PREFIX = "XDV"
 
-Gate = Callable[[Scan, Locations], bool]
+Gate = Callable[["Scan", "Locations"], bool]
 
 #: Words of which a file must contain one to create a temp (lower case): every
 #: factory's own name, which ``from tempfile import mkstemp as mk`` still spells.

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-import tempfile
-from typing import Callable, Sequence, TextIO
+from typing import TYPE_CHECKING, Callable, Sequence, TextIO
 
-from xdevlint.model import FileResult
+if TYPE_CHECKING:
+    from xdevlint.model import FileResult
 
-Reporter = Callable[[Sequence[FileResult], TextIO], None]
+Reporter = Callable[[Sequence["FileResult"], TextIO], None]
 
 
 #: The output formats; each reporter module is imported only when its format is asked for
@@ -51,6 +51,8 @@ def write_atomically(path: str, content: str) -> None:
     A reader (a CI upload step) never sees half a report, and a failed run leaves the
     previous file whole. The file gets its old mode, or the umask's, not mkstemp's 0600.
     """
+    import tempfile
+
     directory = os.path.dirname(os.path.abspath(path))
     try:
         mode = os.stat(path).st_mode & 0o7777
