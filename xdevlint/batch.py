@@ -148,7 +148,8 @@ def _run(tasks: Sequence[Tuple[int, _Task]], settings: Settings) -> Iterator[Tup
     """Each task's outcome, as it finishes: in worker processes when enough work waits."""
     jobs = min(settings.jobs, len(tasks))
     if jobs > 1 and len(tasks) >= POOL_MIN_FILES and sum(len(task.data) for _, task in tasks) >= POOL_MIN_BYTES:
-        with Pool("xdevlint.batch:run_task", jobs, settings.timeout) as pool:
+        # libcst before the clock starts: with this much work, some file will need it
+        with Pool("xdevlint.batch:run_task", jobs, settings.timeout, prepare=("xdevlint.analyser",)) as pool:
             yield from pool.map(tasks)
         return
     for index, task in tasks:

@@ -64,22 +64,28 @@ class _Worker:
     connection: "Connection"
     chunk: Deque[Task] = field(default_factory=deque)
     since: float = 0.0  # when its current task started
+    ready: bool = False  # it has imported what it needs; its clock runs from then
 
 
 class Pool:
-    """``jobs`` worker processes running ``function`` (``"module:name"``) on tasks."""
+    """``jobs`` worker processes running ``function`` (``"module:name"``) on tasks.
 
-    def __init__(self, function: str, jobs: int, timeout: float = DEFAULT_TIMEOUT) -> None:
+    ``prepare`` names modules each worker imports before it says it is ready: the
+    timeout counts from then, so a slow start is not charged to the first task.
+    """
+
+    def __init__(self, function: str, jobs: int, timeout: float = DEFAULT_TIMEOUT, prepare: Sequence[str] = ()) -> None:
         import multiprocessing
 
         self.function = function
         self.timeout = timeout
+        self.prepare = tuple(prepare)
         self._context = multiprocessing.get_context("spawn")
         self._workers: List[_Worker] = [self._start() for _ in range(max(1, jobs))]
 
     def _start(self) -> _Worker:
         parent, child = self._context.Pipe()
-        process = self._context.Process(target=_serve, args=(child, self.function), daemon=True)
+        process = self._context.Process(target=_serve, args=(child, self.function, self.prepare), daemon=True)
         process.start()
         child.close()
         return _Worker(process, parent)
@@ -103,11 +109,9 @@ class Pool:
                         pass  # it died: its sentinel says so below
                     busy[id(worker)] = worker
             waiting = list(busy.values())
-            deadline = min(w.since for w in waiting) + self.timeout
-            ready = wait(
-                [w.connection for w in waiting] + [w.process.sentinel for w in waiting],
-                timeout=max(0.0, deadline - time.monotonic()),
-            )
+            started = [w.since for w in waiting if w.ready]
+            timeout = max(0.0, min(started) + self.timeout - time.monotonic()) if started else None
+            ready = wait([w.connection for w in waiting] + [w.process.sentinel for w in waiting], timeout=timeout)
             for worker in waiting:
                 done = yield from self._collect(worker, ready)
                 if done is not None:
@@ -124,7 +128,11 @@ class Pool:
         died = worker.process.sentinel in ready
         try:
             while worker.chunk and (worker.connection in ready or died) and worker.connection.poll():
-                index, result = worker.connection.recv()
+                message = worker.connection.recv()
+                if message == _READY:
+                    worker.ready, worker.since = True, time.monotonic()
+                    continue
+                index, result = message
                 first = worker.chunk.popleft()
                 assert first[0] == index, "a worker answers its chunk in order"
                 worker.since = time.monotonic()
@@ -138,7 +146,7 @@ class Pool:
             code = worker.process.exitcode
             how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
             return worker.chunk.popleft()[0], Failure(f"the worker process checking this file died ({how})")
-        if time.monotonic() - worker.since >= self.timeout:
+        if worker.ready and time.monotonic() - worker.since >= self.timeout:
             self._stop(worker)
             return worker.chunk.popleft()[0], Failure(f"checking this file took longer than {self.timeout:g} s (--timeout); skipped")
         return None
@@ -146,7 +154,7 @@ class Pool:
     def _replace(self, worker: _Worker) -> None:
         self._stop(worker)
         fresh = self._start()
-        worker.process, worker.connection, worker.since = fresh.process, fresh.connection, 0.0
+        worker.process, worker.connection, worker.since, worker.ready = fresh.process, fresh.connection, 0.0, False
 
     @staticmethod
     def _stop(worker: _Worker) -> None:
@@ -177,12 +185,19 @@ class Pool:
         self.close()
 
 
-def _serve(connection: "Connection", function: str) -> None:
+#: A worker's first message: it is ready to work.
+_READY = "ready"
+
+
+def _serve(connection: "Connection", function: str, prepare: Sequence[str]) -> None:
     """A worker: run ``function`` on each task of each chunk, answering task by task."""
     global _IN_WORKER
     _IN_WORKER = True
     module, _, name = function.partition(":")
     run: Callable[[Any], Any] = getattr(importlib.import_module(module), name)
+    for other in prepare:
+        importlib.import_module(other)
+    connection.send(_READY)
     while True:
         try:
             chunk = connection.recv()
