@@ -15,7 +15,7 @@ import warnings
 from typing import TYPE_CHECKING, Optional, Sequence, Tuple, Type, Union
 
 from xdevlint.config import Config
-from xdevlint.model import FileResult, Finding, analysis_error
+from xdevlint.model import Applicability, FileResult, Finding, FixResult, analysis_error
 from xdevlint.registry import RuleSpec
 from xdevlint.stages.scan import Scan
 from xdevlint.stages.source import DecodeError, decode
@@ -24,7 +24,6 @@ from xdevlint.stages.suppress import file_ignored_codes, file_is_suppressed, spl
 if TYPE_CHECKING:
     import libcst as cst
 
-    from xdevlint.fixes.apply import FixResult
     from xdevlint.rules.rule import Rule
 
 #: Rules to run: classes (already imported), or the registry's specs (imported only
@@ -55,14 +54,21 @@ def lint_source(
 
 def fix_source(
     data: bytes, path: str, config: Config, unsafe: bool = False, rules: Optional[Rules] = None
-) -> "FixResult":
+) -> FixResult:
     """Lint and fix one file's bytes to a fixed point; ``unsafe`` adds unsafe fixes.
 
-    A file with nothing to fix costs one lint: the first pass is ``lint_source``'s.
+    A file with nothing to fix costs one lint, and no fixer: the fixer's first pass is
+    that lint.
     """
+    first = _lint_bytes(data, path, config, rules, True, True, True)
+    if not any(f.fix is not None and (unsafe or f.fix.applicability is Applicability.SAFE) for f in first[0].findings):
+        return FixResult(path, data, data, (), first[0], first[0])
     from xdevlint.fixes import apply as fixer
 
-    return fixer.fix(data, path, lambda source: _lint_bytes(source, path, config, rules, True, True, True), unsafe=unsafe)
+    def analyse(source: bytes) -> Tuple[FileResult, Optional["cst.Module"]]:
+        return first if source is data else _lint_bytes(source, path, config, rules, True, True, True)
+
+    return fixer.fix(data, path, analyse, unsafe=unsafe)
 
 
 def _lint_bytes(

@@ -29,23 +29,26 @@ def wanted(stream: TextIO, quiet: bool, output_format: str) -> bool:
 class Progress:
     """Called after each file with files done and findings so far (``batch.Progress``)."""
 
-    def __init__(self, total: int, stream: TextIO, delay: float = DELAY) -> None:
+    def __init__(self, total: int, stream: TextIO, delay: Optional[float] = None) -> None:
         self.total = total
         self.stream = stream
-        self.delay = delay
+        self.delay = DELAY if delay is None else delay
         self.started = time.monotonic()
         self._bar: Optional[Any] = None
 
     def __call__(self, done: int, findings: int) -> None:
+        found = f"{findings} finding{'s' if findings != 1 else ''}"
         if self._bar is None:
             if time.monotonic() - self.started < self.delay or done >= self.total:
                 return
             from tqdm import tqdm
 
             self._bar = tqdm(
-                total=self.total, initial=done, file=self.stream, unit="file", leave=False, dynamic_ncols=True, mininterval=0.2
+                total=self.total, initial=done, file=self.stream, unit="file", leave=False, dynamic_ncols=True,
+                mininterval=0.2, postfix=found,
             )
-        self._bar.set_postfix_str(f"{findings} finding{'s' if findings != 1 else ''}", refresh=False)
+            return
+        self._bar.set_postfix_str(found, refresh=False)
         self._bar.update(done - self._bar.n)
 
     def close(self) -> None:
