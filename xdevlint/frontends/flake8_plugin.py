@@ -194,6 +194,6 @@ def locations_table(items: Sequence[str]) -> Optional[Mapping[str, Mapping[str, 
         if not (equals and dot and name and key and value):
             from xdevlint.config import ConfigError
 
-        raise ConfigError("--xdevlint-locations", item, "expected NAME.KEY=VALUE, e.g. scratch.paths=/mnt/scratch")
+            raise ConfigError("--xdevlint-locations", item, "expected NAME.KEY=VALUE, e.g. scratch.paths=/mnt/scratch")
         table.setdefault(name, {}).setdefault(key, []).append(value)
     return table or None
