@@ -204,9 +204,8 @@ def _read_pack(path: Path) -> Dict[str, Entry]:
             data = json.loads(handle.read())
     except (OSError, ValueError, RecursionError):
         return {}
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("entries"), dict):
-        return {}
-    return data["entries"]
+    entries = data.get("entries") if isinstance(data, dict) and data.get("format") == FORMAT else None
+    return entries if isinstance(entries, dict) else {}
 
 
 def _write_atomically(path: Path, text: str) -> None:

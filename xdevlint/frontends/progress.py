@@ -41,7 +41,7 @@ class Progress:
         if self._bar is None:
             if time.monotonic() - self.started < self.delay or done >= self.total:
                 return
-            from tqdm import tqdm
+            from tqdm import tqdm  # type: ignore[import-untyped]
 
             self._bar = tqdm(
                 total=self.total, initial=done, file=self.stream, unit="file", leave=False, dynamic_ncols=True,
