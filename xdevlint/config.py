@@ -7,7 +7,9 @@ wins whole (no merging, as in ruff). Paths in it are relative to its directory.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
+import re
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -68,25 +70,49 @@ class Config:
         """The rules selected for ``path`` (all files when None), before any is imported."""
         ignored = [codes for pattern, codes in self.per_file_ignores if path is not None and self._matches(path, pattern)]
         ignores = (*self.ignore, *(c for cs in ignored for c in cs))
-        return registry.select_specs((*self.select, *self.extend_select), ignores)
+        return _selection((*self.select, *self.extend_select), ignores)
 
     def is_excluded(self, path: str) -> bool:
         """Whether ``path`` or one of its parent directories (below the root) matches an exclude."""
-        patterns = (*self.exclude, *self.extend_exclude)
-        return any(self._matches(path, pattern, components=True) for pattern in patterns)
+        regex = _globs((*self.exclude, *self.extend_exclude))
+        return regex is not None and any(regex.match(candidate) for candidate in self._candidates(path, components=True))
 
     def _matches(self, path: str, pattern: str, components: bool = False) -> bool:
+        regex = _globs((pattern,))
+        return regex is not None and any(regex.match(candidate) for candidate in self._candidates(path, components))
+
+    def _candidates(self, path: str, components: bool) -> List[str]:
+        """What a pattern may match: the path relative to the root, absolute, its name,
+        and with ``components`` each directory name and each leading part below the root."""
         absolute = os.path.abspath(path)
-        try:
-            relative = Path(os.path.relpath(absolute, self.root)).as_posix()
-        except ValueError:  # another drive on Windows
-            relative = Path(absolute).as_posix()
-        candidates = [relative, Path(absolute).as_posix(), os.path.basename(absolute)]
+        root = os.fspath(self.root)
+        if absolute.startswith(root) and absolute[len(root) : len(root) + 1] == os.sep:
+            relative = absolute[len(root) + 1 :]  # os.path.relpath's answer, without its cost
+        else:
+            try:
+                relative = os.path.relpath(absolute, root)
+            except ValueError:  # another drive on Windows
+                relative = absolute
+        if os.sep != "/":
+            relative, absolute = relative.replace(os.sep, "/"), absolute.replace(os.sep, "/")
+        candidates = [relative, absolute, absolute.rsplit("/", 1)[-1]]
         if components and not relative.startswith(".."):
             parts = relative.split("/")
             candidates += parts[:-1] + ["/".join(parts[: i + 1]) for i in range(len(parts))]
-        pattern = pattern.rstrip("/")
-        return any(fnmatch.fnmatchcase(candidate, pattern) for candidate in candidates)
+        return candidates
+
+
+@functools.lru_cache(maxsize=256)
+def _globs(patterns: Tuple[str, ...]) -> Optional["re.Pattern[str]"]:
+    """One regular expression for several glob patterns (``fnmatchcase`` semantics)."""
+    if not patterns:
+        return None
+    return re.compile("|".join(fnmatch.translate(pattern.rstrip("/")) for pattern in patterns))
+
+
+@functools.lru_cache(maxsize=256)
+def _selection(selectors: Tuple[str, ...], ignores: Tuple[str, ...]) -> Tuple[registry.RuleSpec, ...]:
+    return registry.select_specs(selectors, ignores)
 
 
 # -- loading -------------------------------------------------------------------------
@@ -221,7 +247,7 @@ class ConfigResolver:
         self.isolated = isolated
         self._explicit = self._apply(load_file(explicit)) if explicit else None
         self._by_source: Dict[Optional[Path], Config] = {}
-        self._by_directory: Dict[Path, Config] = {}
+        self._by_directory: Dict[str, Config] = {}
 
     def _apply(self, config: Config) -> Config:
         return replace(config, **self.overrides) if self.overrides else config
@@ -229,10 +255,10 @@ class ConfigResolver:
     def for_path(self, path: str) -> Config:
         if self._explicit is not None:
             return self._explicit
-        directory = Path(os.path.abspath(path)).parent
+        directory = os.path.dirname(os.path.abspath(path))
         found = self._by_directory.get(directory)
         if found is None:
-            source = None if self.isolated else find_config(directory)
+            source = None if self.isolated else find_config(Path(directory))
             found = self._by_source.get(source)
             if found is None:
                 found = self._apply(load_file(source) if source else Config())
