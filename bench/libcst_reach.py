@@ -39,6 +39,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--limit", type=int)
     parser.add_argument("--profile", type=Path, help="write a cProfile of analysing the kept files here")
     parser.add_argument("--top", type=int, default=10, help="list the N kept files that cost most")
+    parser.add_argument("--list", action="store_true", help="list every kept file: cost, findings, the gates that kept it")
     args = parser.parse_args(argv)
     files = corpus_files(args.corpus or Path(sysconfig.get_paths()["stdlib"]))[: args.limit]
     config = Config()
@@ -76,8 +77,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print("kept by gate: " + ", ".join(f"{code} {count}" for code, count in sorted(by_gate.items())))
     print(f"CPU: scan of every file {scanning:.2f} s (in-process, without start-up); "
           f"analysis of the kept files {analysing:.2f} s")
-    print(f"the {args.top} kept files that cost most:")
-    for cost, path, count, codes in sorted(costs, key=lambda c: -c[0])[: args.top]:
+    print("every kept file, costliest first:" if args.list else f"the {args.top} kept files that cost most:")
+    for cost, path, count, codes in sorted(costs, key=lambda c: -c[0])[: len(costs) if args.list else args.top]:
         print(f"  {cost:6.2f} s  {count:3} findings  {','.join(codes):20}  {path}")
     if profiler is not None:
         profiler.dump_stats(str(args.profile))

@@ -112,12 +112,14 @@ class Cache:
 
     # -- keys -----------------------------------------------------------------------
 
-    def key(self, data: bytes, path: str, config: Config) -> str:
+    def key(self, data: bytes, path: str, config: Config, dependencies: Sequence[str] = ()) -> str:
+        """``dependencies``: for the whole-project index to come, a digest of the summary of
+        each project module the file imports (none yet: files are checked one by one)."""
         known = self._configs.get(id(config))
         if known is None or known[0] is not config:
             known = (config, config_fingerprint(config))
             self._configs[id(config)] = known
-        return content_key(data, path, known[1], self.build)
+        return content_key(data, path, known[1], self.build, dependencies)
 
     # -- reading --------------------------------------------------------------------
 
