@@ -265,3 +265,19 @@ def test_two_runs_sharing_a_cache(tmp_path: Path) -> None:
     for path in sorted(root.rglob("*.py")):
         data = path.read_bytes()
         assert listed.get(str(path), listed.key(data, str(path), config), need_edits=True) is not None, path
+
+
+def test_other_builds_left_for_a_day_are_removed(tmp_path: Path) -> None:
+    root = project(tmp_path / "p")
+    cache = tmp_path / "cache"
+    old, recent, foreign = cache / "0123456789abcdef", cache / "fedcba9876543210", cache / "keep-me"
+    for folder in (old, recent, foreign):
+        folder.mkdir(parents=True)
+        (folder / "x.json").write_text("{}")
+    long_ago = __import__("time").time() - 2 * xdevlint.cache.STALE_SECONDS
+    os.utime(old, (long_ago, long_ago))
+    os.utime(foreign, (long_ago, long_ago))
+    lint(str(root), "--cache-dir", str(cache))
+    assert not old.exists()
+    assert recent.exists() and foreign.exists()  # in use lately; not a build's folder
+    assert list(Cache(cache).root.glob("*.json"))

@@ -184,10 +184,32 @@ class Cache:
         self._dirty.clear()
 
     def _prepare(self) -> None:
-        self.root.mkdir(parents=True, exist_ok=True)
+        if not self.root.is_dir():
+            self.root.mkdir(parents=True, exist_ok=True)
+            self._prune()
         ignore = self.directory / ".gitignore"
         if not ignore.exists():
             _write_atomically(ignore, "# Created by xdevlint: its result cache, never to be committed.\n*\n")
+
+    def _prune(self) -> None:
+        """Remove other builds' folders left untouched for a day (an upgrade, or every edit
+        of a development checkout, starts a new one). One still in use elsewhere only loses
+        its entries: a run that cannot write a pack carries on."""
+        import shutil
+        import time
+
+        now = time.time()
+        for entry in self.directory.iterdir():
+            if entry.name != self.build and _is_build(entry.name) and entry.is_dir():
+                try:
+                    if now - entry.stat().st_mtime > STALE_SECONDS:
+                        shutil.rmtree(entry, ignore_errors=True)
+                except OSError:
+                    continue
+
+
+#: Another build's folder untouched this long is removed when a new build starts one.
+STALE_SECONDS = 24 * 3600
 
 
 def _umask() -> int:
@@ -197,6 +219,10 @@ def _umask() -> int:
 
 
 _UMASK = _umask()
+
+
+def _is_build(name: str) -> bool:
+    return len(name) == 16 and all(c in "0123456789abcdef" for c in name)
 
 
 def _read_pack(path: Path) -> Dict[str, Entry]:
