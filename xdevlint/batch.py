@@ -10,7 +10,7 @@ number of workers, so the output never depends on ``--jobs``.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -43,7 +43,7 @@ Progress = Callable[[int, int], None]
 class Settings:
     """How to run: ``jobs`` processes; ``cache``: use the result cache (in ``cache_dir``
     if given, else per project root); ``edits``: fixes need their textual edits
-    (JSON, SARIF); ``fixing``: fix files instead of only checking them."""
+    (JSON, SARIF); ``timeout``: seconds a worker may spend on one file."""
 
     jobs: int = 1
     cache: bool = True
@@ -161,12 +161,17 @@ def run_task(task: _Task) -> Outcome:
     if in_worker():
         _test_hooks(task.path)
     if task.unsafe is None:
-        return portable(lint_source(task.data, task.path, task.config, edits=task.edits))
+        result = lint_source(task.data, task.path, task.config, edits=task.edits)
+        return replace(result, findings=portable(result.findings), source=None)
     from xdevlint.fixing import fix_file
 
     fixed = fix_file(task.data, task.path, task.config, task.unsafe, write=task.write)
-    return FixResult(fixed.path, fixed.source, fixed.fixed, portable(FileResult("", fixed.applied)).findings,
-                     portable(fixed.result), portable(fixed.before), fixed.error)
+    return replace(
+        fixed,
+        applied=portable(fixed.applied),
+        result=replace(fixed.result, findings=portable(fixed.result.findings)),
+        before=replace(fixed.before, findings=portable(fixed.before.findings)),
+    )
 
 
 def _test_hooks(path: str) -> None:

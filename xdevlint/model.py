@@ -130,13 +130,10 @@ class FixResult:
         return self.fixed != self.source
 
 
-def portable(result: FileResult) -> FileResult:
-    """``result`` without its fixes' libcst nodes (``Fix.replacements``), which only the
-    fixer uses: what crosses a process boundary or goes into the cache."""
-    if not any(f.fix is not None and f.fix.replacements for f in result.findings):
-        return result
-    findings = tuple(
+def portable(findings: Tuple[Finding, ...]) -> Tuple[Finding, ...]:
+    """``findings`` without their fixes' libcst nodes (``Fix.replacements``), which only
+    the fixer uses: what crosses a process boundary."""
+    return tuple(
         replace(f, fix=replace(f.fix, replacements=())) if f.fix is not None and f.fix.replacements else f
-        for f in result.findings
+        for f in findings
     )
-    return replace(result, findings=findings)
