@@ -120,7 +120,7 @@ def timed(command: Sequence[str], env: Optional[Dict[str, str]] = None, cwd: Opt
 def measure(timing: Timing, runs: int, env: Optional[Dict[str, str]] = None, before: Optional[object] = None) -> Timing:
     for _ in range(runs):
         if callable(before):
-            before()
+            before()  # e.g. empty the cold cache, fill the warm one
         wall, cpu, rss, code = timed(timing.command, env)
         if code not in NORMAL_EXIT_CODES:
             raise SystemExit(f"{shlex.join(timing.command)} exited {code}")
@@ -212,6 +212,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--only", action="append", default=[], metavar="NAME", help="only these corpora")
     parser.add_argument("--output", type=Path, default=BENCH / "RESULTS.md")
     parser.add_argument("--json", type=Path, help="also write every raw timing here")
+    parser.add_argument("--no-slow", action="store_true", help="leave out flake8 and Fixit (minutes per tree)")
     args = parser.parse_args(argv)
     slow_runs = args.slow_runs or args.runs
     workdir: Path = args.workdir
@@ -266,51 +267,66 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         measure(timing, max(args.runs, 5))
     results["start-up"] = startup
 
+    # Two passes: first every tree's quick rows (xdevlint, ruff, the floors), then the
+    # slow peers (flake8, Fixit), so that a run cut short still has every target's rows.
+    # The report is rewritten after each tree of each pass.
+    plans: Dict[str, List[Tuple[Timing, int, Optional[Dict[str, str]], object, bool]]] = {}
+    snapshots: Dict[str, List[Tuple[str, int, int]]] = {}
     for name, root in corpora.items():
         files = python_files(root)
         sizes[name] = (len(files), sum(p.stat().st_size for p in files))
         listing = workdir / f"{name}.files"
         listing.write_text("\n".join(str(p) for p in files) + "\n")
-        before = snapshot(root)
+        snapshots[name] = snapshot(root)
         warm_dir = workdir / f"cache-warm-{name}"
         shutil.rmtree(warm_dir, ignore_errors=True)
         cold_dir = workdir / f"cache-cold-{name}"
 
-        def empty_cold() -> None:
+        def empty_cold(cold_dir: Path = cold_dir) -> None:
             shutil.rmtree(cold_dir, ignore_errors=True)
 
-        rows: Dict[str, Timing] = {}
-        plan: List[Tuple[Timing, int, Optional[Dict[str, str]], object]] = [
-            (Timing("floor: read every file", [sys.executable, "-c", BYTE_FLOOR, str(listing)]), args.runs, None, None),
-            (Timing("floor: ast.parse every file", [sys.executable, "-c", AST_FLOOR, str(listing)]), args.runs, None, None),
-            (Timing("ruff, one thread", [str(tools / "ruff"), "check", "--isolated", "--no-cache", "-q", str(root)]), args.runs, one_thread, None),
-            (Timing("ruff, default threads", [str(tools / "ruff"), "check", "--isolated", "--no-cache", "-q", str(root)]), args.runs, None, None),
-            (Timing("xdevlint cold --jobs 1", [*xdevlint, "--jobs", "1", "--cache-dir", str(cold_dir), str(root)]), args.runs, None, empty_cold),
-            (Timing("xdevlint cold, default jobs", [*xdevlint, "--cache-dir", str(cold_dir), str(root)]), args.runs, None, empty_cold),
-            (Timing("xdevlint warm", [*xdevlint, "--cache-dir", str(warm_dir), str(root)]), args.runs, None, None),
-            (Timing("flake8 -j1", [str(tools / "flake8"), "-j1", "--isolated", str(root)]), slow_runs, None, None),
-            (Timing("Fixit, one rule (os.rename)", [str(tools / "fixit"), "--rules", "xdv_bench_rules", "lint", str(root)]), slow_runs, fixit_env, None),
+        def fill_warm(warm_dir: Path = warm_dir, root: Path = root) -> None:
+            if not warm_dir.exists():
+                subprocess.run([*xdevlint, "--cache-dir", str(warm_dir), str(root)], stdout=subprocess.DEVNULL, check=False)
+
+        plans[name] = [
+            (Timing("floor: read every file", [sys.executable, "-c", BYTE_FLOOR, str(listing)]), args.runs, None, None, False),
+            (Timing("floor: ast.parse every file", [sys.executable, "-c", AST_FLOOR, str(listing)]), args.runs, None, None, False),
+            (Timing("ruff, one thread", [str(tools / "ruff"), "check", "--isolated", "--no-cache", "-q", str(root)]), args.runs, one_thread, None, False),
+            (Timing("ruff, default threads", [str(tools / "ruff"), "check", "--isolated", "--no-cache", "-q", str(root)]), args.runs, None, None, False),
+            (Timing("xdevlint cold --jobs 1", [*xdevlint, "--jobs", "1", "--cache-dir", str(cold_dir), str(root)]), args.runs, None, empty_cold, False),
+            (Timing("xdevlint cold, default jobs", [*xdevlint, "--cache-dir", str(cold_dir), str(root)]), args.runs, None, empty_cold, False),
+            (Timing("xdevlint warm", [*xdevlint, "--cache-dir", str(warm_dir), str(root)]), args.runs, None, fill_warm, False),
+            (Timing("flake8 -j1", [str(tools / "flake8"), "-j1", "--isolated", str(root)]), slow_runs, None, None, True),
+            (Timing("Fixit, one rule (os.rename)", [str(tools / "fixit"), "--rules", "xdv_bench_rules", "lint", str(root)]), slow_runs, fixit_env, None, True),
         ]
         if name == "stdlib":
-            plan += [
-                (Timing("flake8 -j1 --select F, xdevlint plugin installed", [*flake8_here, "-j1", "--isolated", "--select", "F", str(root)]), slow_runs, None, None),
-                (Timing("flake8 -j1 --select F, plugin hidden", [sys.executable, str(HIDE_XDEVLINT), "-j1", "--isolated", "--select", "F", str(root)]), slow_runs, None, None),
+            plans[name] += [
+                (Timing("flake8 -j1 --select F, xdevlint plugin installed", [*flake8_here, "-j1", "--isolated", "--select", "F", str(root)]), slow_runs, None, None, True),
+                (Timing("flake8 -j1 --select F, plugin hidden", [sys.executable, str(HIDE_XDEVLINT), "-j1", "--isolated", "--select", "F", str(root)]), slow_runs, None, None, True),
             ]
-        subprocess.run([*xdevlint, "--cache-dir", str(warm_dir), str(root)], stdout=subprocess.DEVNULL, check=False)  # fill it
-        for timing, runs, env, hook in plan:
-            print(f"{name}: {timing.label} x{runs}", flush=True)
-            rows[timing.label] = measure(timing, runs, env, hook)
-        if snapshot(root) != before:
-            raise SystemExit(f"a tool changed files under {root}")
-        results[name] = rows
+        results[name] = {}
 
-    text = report(results, sizes, versions, corpora, five, load_before, os.getloadavg(), time.time() - started, args)
-    args.output.write_text(text)
-    print(text)
-    if args.json:
-        args.json.write_text(json.dumps(
-            {corpus: {label: t.__dict__ for label, t in rows.items()} for corpus, rows in results.items()}, indent=1
-        ))
+    def write() -> None:
+        text = report(results, sizes, versions, corpora, five, load_before, os.getloadavg(), time.time() - started, args)
+        args.output.write_text(text)
+        if args.json:
+            args.json.write_text(json.dumps(
+                {corpus: {label: t.__dict__ for label, t in rows.items()} for corpus, rows in results.items()}, indent=1
+            ))
+
+    for slow in (False, True):
+        if slow and args.no_slow:
+            break
+        for name, plan in plans.items():
+            for timing, runs, env, hook, is_slow in plan:
+                if is_slow is slow:
+                    print(f"{name}: {timing.label} x{runs}", flush=True)
+                    results[name][timing.label] = measure(timing, runs, env, hook)
+            if snapshot(corpora[name]) != snapshots[name]:
+                raise SystemExit(f"a tool changed files under {corpora[name]}")
+            write()
+    print(args.output.read_text())
     return 0
 
 
@@ -355,8 +371,8 @@ def report(
         lines += ["", "The 5 clean files: " + ", ".join(f"`{Path(p).relative_to(corpora.get('stdlib', Path('/')))}`" if 'stdlib' in corpora else p for p in five) + ".", ""]
     targets: List[Tuple[str, float, float]] = []
     for name, rows in results.items():
-        if name == "start-up":
-            continue
+        if name == "start-up" or "xdevlint warm" not in rows:
+            continue  # not measured (yet)
         count, size = sizes[name]
         ruff1 = rows["ruff, one thread"]
         lines += [f"## {name}: `{corpora[name]}`, {count:,} files, {size / 1e6:.0f} MB", ""]

@@ -15,12 +15,14 @@ from tests.test_cache import BAD, CLEAN, SWALLOW
 from xdevlint import batch
 from xdevlint.pool import Failure, Pool, chunk_size
 
-#: Enough files and bytes that --jobs 2 starts workers (batch.POOL_MIN_FILES/BYTES).
-PADDING = "# " + "x" * 78 + "\n"
+#: Workers from the second file on (batch.POOL_AFTER_HOOK), for trees of more than
+#: batch.POOL_MIN_FILES files.
+AT_ONCE = {batch.POOL_AFTER_HOOK: "0"}
+PADDING = "# " + "x" * 78 + "\n" * 40
 
 
 def tree(root: Path, count: int = 40) -> Path:
-    padding = PADDING * (batch.POOL_MIN_BYTES // (80 * count) + 8)
+    padding = PADDING
     for index in range(count):
         folder = root / f"d{index % 3}"
         folder.mkdir(parents=True, exist_ok=True)
@@ -30,7 +32,7 @@ def tree(root: Path, count: int = 40) -> Path:
 
 
 def report(*args: str, cwd: Path, env: Dict[str, str]) -> List[Dict[str, Any]]:
-    done = run("--format", "json", "--no-cache", *args, cwd=cwd, env=env)
+    done = run("--format", "json", "--no-cache", *args, cwd=cwd, env={**AT_ONCE, **env})
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr, done.stderr
     findings: List[Dict[str, Any]] = json.loads(done.stdout)
@@ -84,9 +86,27 @@ def test_a_worker_that_hangs_is_stopped_after_the_timeout(files: Path) -> None:
 
 def test_no_workers_for_a_handful_of_files(tmp_path: Path) -> None:
     """Below the threshold the files are checked in-process: the hook never fires."""
-    root = tree(tmp_path / "few", count=4)
+    root = tree(tmp_path / "few", count=batch.POOL_MIN_FILES - 1)
     found = report("--jobs", "2", ".", cwd=root, env={batch.DIE_HOOK: "m00.py"})
     assert "XDV000" not in {f["code"] for f in found}
+
+
+def test_no_workers_for_a_quick_run(tmp_path: Path) -> None:
+    """Many files, but checked in less than POOL_AFTER (here an hour): no workers."""
+    root = tree(tmp_path / "quick", count=40)
+    found = report("--jobs", "2", ".", cwd=root, env={batch.DIE_HOOK: "m00.py", batch.POOL_AFTER_HOOK: "3600"})
+    assert "XDV000" not in {f["code"] for f in found}
+    assert len(found) == 30
+
+
+def test_workers_take_over_a_long_run(tmp_path: Path) -> None:
+    """After POOL_AFTER seconds in-process, the rest goes to workers: the hook fires on
+    a file near the end, not on the first ones, which were checked here."""
+    root = tree(tmp_path / "long", count=40)
+    found = report("--jobs", "2", ".", cwd=root, env={batch.DIE_HOOK: "d0/m", batch.POOL_AFTER_HOOK: "0.000001"})
+    dead = sorted(f["path"] for f in found if f["code"] == "XDV000")
+    first, *rest = sorted(str(p.relative_to(root)) for p in (root / "d0").glob("*.py"))
+    assert first == "d0/m00.py" and dead == rest  # the first file was checked before the clock ran out
 
 
 def test_fix_with_jobs_writes_the_same_files(tmp_path: Path, files: Path) -> None:
@@ -94,7 +114,7 @@ def test_fix_with_jobs_writes_the_same_files(tmp_path: Path, files: Path) -> Non
     shutil.copytree(files, serial)
     shutil.copytree(files, parallel)
     first = run("--fix", "--unsafe-fixes", "--no-cache", "--jobs", "1", ".", cwd=serial)
-    second = run("--fix", "--unsafe-fixes", "--no-cache", "--jobs", "2", ".", cwd=parallel, env={"PYTHONHASHSEED": "0"})
+    second = run("--fix", "--unsafe-fixes", "--no-cache", "--jobs", "2", ".", cwd=parallel, env={"PYTHONHASHSEED": "0", **AT_ONCE})
     assert first.returncode == second.returncode == 1, (first.stderr, second.stderr)
     assert first.stdout == second.stdout
     changed = 0

@@ -10,6 +10,7 @@ number of workers, so the output never depends on ``--jobs``.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
@@ -24,10 +25,14 @@ from xdevlint.pool import DEFAULT_TIMEOUT, Failure, Pool, in_worker
 if TYPE_CHECKING:
     from xdevlint.fixing import FixRun
 
-#: Below these, workers cost more to start (a Python each, and libcst in each) than they
-#: save: files that reach workers, and their bytes.
+#: Workers are started only when checking in this process has taken ``POOL_AFTER``
+#: seconds and at least ``POOL_MIN_FILES`` files remain: a worker costs a Python start
+#: and xdevlint's imports (libcst's too, once a file needs it), which a run over a few
+#: files, or over files every scan clears at once, would only lose time on.
 POOL_MIN_FILES = 16
-POOL_MIN_BYTES = 256 * 1024
+POOL_AFTER = 0.5
+#: Test hook: another ``POOL_AFTER`` (seconds), so that tests can make workers start at once.
+POOL_AFTER_HOOK = "XDEVLINT_TEST_POOL_AFTER"
 
 #: Test hooks, honoured only inside a worker process: a file whose path contains the
 #: value kills its worker (``..._DIE``) or hangs it (``..._HANG``). They let the tests
@@ -145,14 +150,17 @@ def check_files(
 
 
 def _run(tasks: Sequence[Tuple[int, _Task]], settings: Settings) -> Iterator[Tuple[int, Outcome]]:
-    """Each task's outcome, as it finishes: in worker processes when enough work waits."""
-    jobs = min(settings.jobs, len(tasks))
-    if jobs > 1 and len(tasks) >= POOL_MIN_FILES and sum(len(task.data) for _, task in tasks) >= POOL_MIN_BYTES:
-        # libcst before the clock starts: with this much work, some file will need it
-        with Pool("xdevlint.batch:run_task", jobs, settings.timeout, prepare=("xdevlint.analyser",)) as pool:
-            yield from pool.map(tasks)
-        return
-    for index, task in tasks:
+    """Each task's outcome, as it finishes: here, then in worker processes once the
+    work has proved long enough to pay for them."""
+    after = float(os.environ.get(POOL_AFTER_HOOK, POOL_AFTER))
+    started = time.monotonic()
+    for position, (index, task) in enumerate(tasks):
+        rest = tasks[position:]
+        jobs = min(settings.jobs, len(rest))
+        if position and jobs > 1 and len(rest) >= POOL_MIN_FILES and time.monotonic() - started >= after:
+            with Pool("xdevlint.batch:run_task", jobs, settings.timeout) as pool:
+                yield from pool.map(rest)
+            return
         yield index, run_task(task)
 
 

@@ -70,22 +70,21 @@ class _Worker:
 class Pool:
     """``jobs`` worker processes running ``function`` (``"module:name"``) on tasks.
 
-    ``prepare`` names modules each worker imports before it says it is ready: the
-    timeout counts from then, so a slow start is not charged to the first task.
+    A worker says it is ready once it has imported ``function``; its timeout counts from
+    then, so a slow start is not charged to its first task.
     """
 
-    def __init__(self, function: str, jobs: int, timeout: float = DEFAULT_TIMEOUT, prepare: Sequence[str] = ()) -> None:
+    def __init__(self, function: str, jobs: int, timeout: float = DEFAULT_TIMEOUT) -> None:
         import multiprocessing
 
         self.function = function
         self.timeout = timeout
-        self.prepare = tuple(prepare)
         self._context = multiprocessing.get_context("spawn")
         self._workers: List[_Worker] = [self._start() for _ in range(max(1, jobs))]
 
     def _start(self) -> _Worker:
         parent, child = self._context.Pipe()
-        process = self._context.Process(target=_serve, args=(child, self.function, self.prepare), daemon=True)
+        process = self._context.Process(target=_serve, args=(child, self.function), daemon=True)
         process.start()
         child.close()
         return _Worker(process, parent)
@@ -189,14 +188,12 @@ class Pool:
 _READY = "ready"
 
 
-def _serve(connection: "Connection", function: str, prepare: Sequence[str]) -> None:
+def _serve(connection: "Connection", function: str) -> None:
     """A worker: run ``function`` on each task of each chunk, answering task by task."""
     global _IN_WORKER
     _IN_WORKER = True
     module, _, name = function.partition(":")
     run: Callable[[Any], Any] = getattr(importlib.import_module(module), name)
-    for other in prepare:
-        importlib.import_module(other)
     connection.send(_READY)
     while True:
         try:
