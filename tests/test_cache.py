@@ -195,6 +195,17 @@ def test_foreign_or_malformed_entries_are_not_trusted(tmp_path: Path, checked: L
     assert sorted(checked) == ["bad.py", "clean.py", "swallow.py"]
 
 
+def test_runs_with_other_settings_keep_their_own_entries(tmp_path: Path, checked: List[str]) -> None:
+    root = project(tmp_path / "p")
+    cache = tmp_path / "cache"
+    lint(str(root), "--cache-dir", str(cache))
+    lint(str(root), "--cache-dir", str(cache), "--select", "XDV2")
+    checked.clear()
+    lint(str(root), "--cache-dir", str(cache))
+    lint(str(root), "--cache-dir", str(cache), "--select", "XDV2")
+    assert checked == []  # neither run overwrote the other's entries
+
+
 def test_no_cache_reads_and_writes_nothing(tmp_path: Path, checked: List[str]) -> None:
     root = project(tmp_path / "p")
     cache = tmp_path / "cache"
@@ -264,7 +275,7 @@ def test_two_runs_sharing_a_cache(tmp_path: Path) -> None:
     config = Config()
     for path in sorted(root.rglob("*.py")):
         data = path.read_bytes()
-        assert listed.get(str(path), listed.key(data, str(path), config), need_edits=True) is not None, path
+        assert listed.get(str(path), listed.key(data, str(path), config), True, config) is not None, path
 
 
 def test_other_builds_left_for_a_day_are_removed(tmp_path: Path) -> None:

@@ -112,7 +112,7 @@ def check_files(
             if cache is None:
                 cache = caches[directory] = Cache(directory)
             key = cache.key(data, path, config)
-            cached = cache.get(path, key, need_edits=settings.edits or fixing is not None)
+            cached = cache.get(path, key, settings.edits or fixing is not None, config)
             if cached is not None and (unsafe is None or not fixable(cached, unsafe)):
                 result = FileResult(path, cached.findings, data if cached.findings else None)
                 if fixing is not None:
@@ -133,12 +133,12 @@ def check_files(
             result = outcome.result
             if index in keys and outcome.error is None:
                 cache, _ = keys[index]
-                cache.put(task.path, cache.key(outcome.fixed, task.path, task.config), result, edits=True)
+                cache.put(task.path, cache.key(outcome.fixed, task.path, task.config), result, True, task.config)
             finish(index, FileResult(task.path, result.findings, outcome.fixed, outcome.applied))
             continue
         if index in keys:
             cache, key = keys[index]
-            cache.put(task.path, key, outcome, edits=task.edits)
+            cache.put(task.path, key, outcome, task.edits, task.config)
         finish(index, FileResult(task.path, outcome.findings, task.data if outcome.findings else None))
 
     for cache in caches.values():
