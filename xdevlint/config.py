@@ -126,20 +126,6 @@ def load_file(path: Path) -> Config:
     return from_table(table, path)
 
 
-def find_config(directory: Path) -> Optional[Path]:
-    """The closest pyproject.toml at or above ``directory`` with a [tool.xdevlint] section."""
-    for candidate in (directory, *directory.parents):
-        pyproject = candidate / "pyproject.toml"
-        if pyproject.is_file():
-            try:
-                table = _read_table(pyproject)
-            except ConfigError:
-                raise
-            if "xdevlint" in table.get("tool", {}):
-                return pyproject
-    return None
-
-
 def _read_table(path: Path) -> Dict[str, Any]:
     try:
         with open(path, "rb") as handle:
@@ -248,6 +234,33 @@ class ConfigResolver:
         self._explicit = self._apply(load_file(explicit)) if explicit else None
         self._by_source: Dict[Optional[Path], Config] = {}
         self._by_directory: Dict[str, Config] = {}
+        self._sources: Dict[str, Optional[Path]] = {}
+
+    def _find(self, directory: str) -> Optional[Path]:
+        """The closest pyproject.toml at or above ``directory`` with a [tool.xdevlint]
+        section, remembering the answer for every directory on the way up, so a
+        tree of many folders costs one look at each folder rather than one per ancestor."""
+        pending: List[str] = []
+        found: Optional[Path] = None
+        current = directory
+        while True:
+            if current in self._sources:
+                found = self._sources[current]
+                break
+            pending.append(current)
+            pyproject = os.path.join(current, "pyproject.toml")
+            if os.path.isfile(pyproject) and "xdevlint" in _read_table(Path(pyproject)).get("tool", {}):
+                found = Path(pyproject)
+                pending.pop()
+                self._sources[current] = found
+                break
+            parent = os.path.dirname(current)
+            if parent == current:
+                break
+            current = parent
+        for visited in pending:
+            self._sources[visited] = found
+        return found
 
     def _apply(self, config: Config) -> Config:
         return replace(config, **self.overrides) if self.overrides else config
@@ -258,7 +271,7 @@ class ConfigResolver:
         directory = os.path.dirname(os.path.abspath(path))
         found = self._by_directory.get(directory)
         if found is None:
-            source = None if self.isolated else find_config(Path(directory))
+            source = None if self.isolated else self._find(directory)
             found = self._by_source.get(source)
             if found is None:
                 found = self._apply(load_file(source) if source else Config())
