@@ -42,3 +42,7 @@ def mount_tmpfs() -> Iterator[Callable[[Path, str], Path]]:
     finally:
         for directory in reversed(mounted):
             subprocess.run(["umount", str(directory)], check=False)
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test gets an empty result cache of its own (and the checkout gets none)."""
+    monkeypatch.setenv("XDEVLINT_CACHE_DIR", str(tmp_path_factory.mktemp("xdevlint-cache")))

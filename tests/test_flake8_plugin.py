@@ -14,7 +14,7 @@ from typing import Dict, List, Sequence, Set, Tuple
 
 import pytest
 
-import xdevlint.engine
+import xdevlint.analyser
 from xdevlint import __version__
 from xdevlint.frontends.cli import main
 from xdevlint.frontends.flake8_plugin import XdevlintChecker
@@ -236,7 +236,7 @@ def test_file_libcst_cannot_analyse_is_reported(monkeypatch: pytest.MonkeyPatch)
     def panic(*args: object, **kwargs: object) -> None:
         raise RuntimeError("native parser panicked")
 
-    monkeypatch.setattr(xdevlint.engine.cst, "parse_module", panic)
+    monkeypatch.setattr(xdevlint.analyser.cst, "parse_module", panic)
     checker = XdevlintChecker(None, BAD.splitlines(keepends=True), "bad.py")  # type: ignore[arg-type]
     (result,) = list(checker.run())
     assert result[:2] == (1, 0)
@@ -255,6 +255,44 @@ def test_prescan_keeps_libcst_away_from_unrelated_files(monkeypatch: pytest.Monk
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("libcst parsed a file the cheap scan should rule out")
 
-    monkeypatch.setattr(xdevlint.engine.cst, "parse_module", refuse)
+    monkeypatch.setattr(xdevlint.analyser.cst, "parse_module", refuse)
     source = "import os\n\n\ndef tidy(name):\n    return name.replace('-', '_').strip()\n"
     assert list(XdevlintChecker(None, source.splitlines(keepends=True), "tidy.py").run()) == []  # type: ignore[arg-type]
+
+
+FLAKE8_PROBE = """
+import json, sys
+from flake8.main.cli import main
+code = main(sys.argv[1:])
+print(json.dumps(sorted(m for m in ("libcst", "xdevlint.engine", "xdevlint.config") if m in sys.modules)))
+"""
+
+
+@pytest.mark.parametrize(
+    "args, works, reported",
+    [
+        ([], True, True),
+        (["--select", "F"], False, False),
+        (["--select", "E,F,W,C90"], False, False),
+        (["--select", "F,XDV"], True, True),
+        (["--select", "F", "--extend-select", "XDV2"], True, True),
+        (["--select", "F,XDV000"], True, False),  # it must run to find an XDV000
+        (["--extend-ignore", "XDV"], False, False),
+        (["--ignore", "XDV1,XDV2,XDV0"], False, False),
+    ],
+)
+def test_plugin_does_nothing_when_flake8_can_report_no_xdv_code(
+    tmp_path: Path, args: List[str], works: bool, reported: bool
+) -> None:
+    """Decided once from flake8's options: no engine, no configuration, no libcst."""
+    (tmp_path / "bad.py").write_text(
+        "import os\nimport tempfile\n\n\ndef save(d):\n    fd, tmp = tempfile.mkstemp()\n    os.rename(tmp, os.path.join(d, 'x'))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", FLAKE8_PROBE, "-j1", "--isolated", *args, "bad.py"],
+        cwd=tmp_path, capture_output=True, text=True,
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    loaded = json.loads(done.stdout.strip().splitlines()[-1])
+    assert loaded == (["libcst", "xdevlint.config", "xdevlint.engine"] if works else [])
+    assert (": XDV" in done.stdout) is reported

@@ -13,7 +13,10 @@ PACKAGE = Path(__file__).resolve().parent.parent / "xdevlint"
 #: Top to bottom; a module may import from its own layer and the ones below.
 LAYERS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     ("frontends", ("xdevlint.frontends", "xdevlint.__main__")),
-    ("engine", ("xdevlint.engine", "xdevlint.discovery", "xdevlint.config", "xdevlint.registry", "xdevlint.fixing")),
+    ("engine", (
+        "xdevlint.engine", "xdevlint.analyser", "xdevlint.discovery", "xdevlint.config", "xdevlint.registry",
+        "xdevlint.fixing", "xdevlint.cache", "xdevlint.pool", "xdevlint.batch",
+    )),
     ("fixes and rules", ("xdevlint.fixes", "xdevlint.rules")),
     ("stages", ("xdevlint.stages",)),
     ("analysis", ("xdevlint.analysis",)),

@@ -7,15 +7,19 @@ wins whole (no merging, as in ruff). Paths in it are relative to its directory.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
+import re
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
 
 from xdevlint import registry
 from xdevlint.analysis.locations import DEFAULT_LOCATIONS, Location, Locations
-from xdevlint.rules.rule import Rule
+
+if TYPE_CHECKING:
+    from xdevlint.rules.rule import Rule
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -56,32 +60,59 @@ class Config:
     locations: Locations = field(default_factory=Locations)
 
     @property
-    def rules(self) -> Tuple[Type[Rule], ...]:
-        return registry.select((*self.select, *self.extend_select), self.ignore)
+    def rules(self) -> Tuple[Type["Rule"], ...]:
+        return tuple(spec.rule for spec in self.specs_for(None))
 
-    def rules_for(self, path: str) -> Tuple[Type[Rule], ...]:
-        ignored = [codes for pattern, codes in self.per_file_ignores if self._matches(path, pattern)]
-        if not ignored:
-            return self.rules
-        return registry.select((*self.select, *self.extend_select), (*self.ignore, *(c for cs in ignored for c in cs)))
+    def rules_for(self, path: str) -> Tuple[Type["Rule"], ...]:
+        return tuple(spec.rule for spec in self.specs_for(path))
+
+    def specs_for(self, path: Optional[str]) -> Tuple[registry.RuleSpec, ...]:
+        """The rules selected for ``path`` (all files when None), before any is imported."""
+        ignored = [codes for pattern, codes in self.per_file_ignores if path is not None and self._matches(path, pattern)]
+        ignores = (*self.ignore, *(c for cs in ignored for c in cs))
+        return _selection((*self.select, *self.extend_select), ignores)
 
     def is_excluded(self, path: str) -> bool:
         """Whether ``path`` or one of its parent directories (below the root) matches an exclude."""
-        patterns = (*self.exclude, *self.extend_exclude)
-        return any(self._matches(path, pattern, components=True) for pattern in patterns)
+        regex = _globs((*self.exclude, *self.extend_exclude))
+        return regex is not None and any(regex.match(candidate) for candidate in self._candidates(path, components=True))
 
     def _matches(self, path: str, pattern: str, components: bool = False) -> bool:
+        regex = _globs((pattern,))
+        return regex is not None and any(regex.match(candidate) for candidate in self._candidates(path, components))
+
+    def _candidates(self, path: str, components: bool) -> List[str]:
+        """What a pattern may match: the path relative to the root, absolute, its name,
+        and with ``components`` each directory name and each leading part below the root."""
         absolute = os.path.abspath(path)
-        try:
-            relative = Path(os.path.relpath(absolute, self.root)).as_posix()
-        except ValueError:  # another drive on Windows
-            relative = Path(absolute).as_posix()
-        candidates = [relative, Path(absolute).as_posix(), os.path.basename(absolute)]
+        root = os.fspath(self.root)
+        if absolute.startswith(root) and absolute[len(root) : len(root) + 1] == os.sep:
+            relative = absolute[len(root) + 1 :]  # os.path.relpath's answer, without its cost
+        else:
+            try:
+                relative = os.path.relpath(absolute, root)
+            except ValueError:  # another drive on Windows
+                relative = absolute
+        if os.sep != "/":
+            relative, absolute = relative.replace(os.sep, "/"), absolute.replace(os.sep, "/")
+        candidates = [relative, absolute, absolute.rsplit("/", 1)[-1]]
         if components and not relative.startswith(".."):
             parts = relative.split("/")
             candidates += parts[:-1] + ["/".join(parts[: i + 1]) for i in range(len(parts))]
-        pattern = pattern.rstrip("/")
-        return any(fnmatch.fnmatchcase(candidate, pattern) for candidate in candidates)
+        return candidates
+
+
+@functools.lru_cache(maxsize=256)
+def _globs(patterns: Tuple[str, ...]) -> Optional["re.Pattern[str]"]:
+    """One regular expression for several glob patterns (``fnmatchcase`` semantics)."""
+    if not patterns:
+        return None
+    return re.compile("|".join(fnmatch.translate(pattern.rstrip("/")) for pattern in patterns))
+
+
+@functools.lru_cache(maxsize=256)
+def _selection(selectors: Tuple[str, ...], ignores: Tuple[str, ...]) -> Tuple[registry.RuleSpec, ...]:
+    return registry.select_specs(selectors, ignores)
 
 
 # -- loading -------------------------------------------------------------------------
@@ -93,20 +124,6 @@ def load_file(path: Path) -> Config:
     if path.name == "pyproject.toml" or "tool" in table:
         table = table.get("tool", {}).get("xdevlint", {})
     return from_table(table, path)
-
-
-def find_config(directory: Path) -> Optional[Path]:
-    """The closest pyproject.toml at or above ``directory`` with a [tool.xdevlint] section."""
-    for candidate in (directory, *directory.parents):
-        pyproject = candidate / "pyproject.toml"
-        if pyproject.is_file():
-            try:
-                table = _read_table(pyproject)
-            except ConfigError:
-                raise
-            if "xdevlint" in table.get("tool", {}):
-                return pyproject
-    return None
 
 
 def _read_table(path: Path) -> Dict[str, Any]:
@@ -156,7 +173,7 @@ def _selectors(codes: Sequence[str], where: str, key: str) -> Tuple[str, ...]:
     normalised = tuple(code.strip().upper() for code in codes)
     for code in normalised:
         if not registry.is_known_selector(code):
-            known = ", ".join(rule.CODE for rule in registry.ALL_RULES)
+            known = ", ".join(spec.code for spec in registry.SPECS)
             raise ConfigError(where, key, f"unknown rule selector {code!r}; allowed: ALL, {registry.PREFIX} or a prefix of {known}")
     return normalised
 
@@ -216,7 +233,34 @@ class ConfigResolver:
         self.isolated = isolated
         self._explicit = self._apply(load_file(explicit)) if explicit else None
         self._by_source: Dict[Optional[Path], Config] = {}
-        self._by_directory: Dict[Path, Config] = {}
+        self._by_directory: Dict[str, Config] = {}
+        self._sources: Dict[str, Optional[Path]] = {}
+
+    def _find(self, directory: str) -> Optional[Path]:
+        """The closest pyproject.toml at or above ``directory`` with a [tool.xdevlint]
+        section, remembering the answer for every directory on the way up, so a
+        tree of many folders costs one look at each folder rather than one per ancestor."""
+        pending: List[str] = []
+        found: Optional[Path] = None
+        current = directory
+        while True:
+            if current in self._sources:
+                found = self._sources[current]
+                break
+            pending.append(current)
+            pyproject = os.path.join(current, "pyproject.toml")
+            if os.path.isfile(pyproject) and "xdevlint" in _read_table(Path(pyproject)).get("tool", {}):
+                found = Path(pyproject)
+                pending.pop()
+                self._sources[current] = found
+                break
+            parent = os.path.dirname(current)
+            if parent == current:
+                break
+            current = parent
+        for visited in pending:
+            self._sources[visited] = found
+        return found
 
     def _apply(self, config: Config) -> Config:
         return replace(config, **self.overrides) if self.overrides else config
@@ -224,10 +268,10 @@ class ConfigResolver:
     def for_path(self, path: str) -> Config:
         if self._explicit is not None:
             return self._explicit
-        directory = Path(os.path.abspath(path)).parent
+        directory = os.path.dirname(os.path.abspath(path))
         found = self._by_directory.get(directory)
         if found is None:
-            source = None if self.isolated else find_config(directory)
+            source = None if self.isolated else self._find(directory)
             found = self._by_source.get(source)
             if found is None:
                 found = self._apply(load_file(source) if source else Config())

@@ -2,36 +2,40 @@
 
 The CLI calls ``lint_source``, the flake8 plugin ``lint_text`` (flake8 has decoded the
 file already), ``--fix`` ``fix_source``; nothing here prints.
+
+Nothing here imports libcst: the rules' gates (``registry``) run on the stdlib-only
+``Scan``, and only a file that passes one imports ``analyser`` (libcst, the rules) and,
+for ``--fix``, the fixer.
 """
 
 from __future__ import annotations
 
 import ast
 import warnings
-from dataclasses import replace
-from typing import List, Mapping, Optional, Sequence, Tuple, Type, Union
+from typing import TYPE_CHECKING, Optional, Sequence, Tuple, Type, Union
 
-import libcst as cst
-from libcst.metadata import CodeRange, PositionProvider
-
-from xdevlint.analysis.provenance import ProvenanceProvider
 from xdevlint.config import Config
-from xdevlint.stages.metadata import Wrapper
-from xdevlint.fixes import apply as fixer
-from xdevlint.model import FileResult, Finding, Fix, Span, analysis_error
-from xdevlint.stages.positions import positions_of
-from xdevlint.stages.traversal import run_rules
-from xdevlint.rules.rule import Rule, RuleContext
+from xdevlint.model import Applicability, FileResult, Finding, FixResult, analysis_error
+from xdevlint.registry import RuleSpec
 from xdevlint.stages.scan import Scan
 from xdevlint.stages.source import DecodeError, decode
 from xdevlint.stages.suppress import file_ignored_codes, file_is_suppressed, split_lines, unsuppressed
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from xdevlint.rules.rule import Rule
+
+#: Rules to run: classes (already imported), or the registry's specs (imported only
+#: when their gate passes).
+Rules = Sequence[Union[Type["Rule"], RuleSpec]]
 
 
 def lint_source(
     data: bytes,
     path: str,
     config: Config,
-    rules: Optional[Sequence[Type[Rule]]] = None,
+    rules: Optional[Rules] = None,
     *,
     prescan: bool = True,
     noqa: bool = True,
@@ -49,24 +53,33 @@ def lint_source(
 
 
 def fix_source(
-    data: bytes, path: str, config: Config, unsafe: bool = False, rules: Optional[Sequence[Type[Rule]]] = None
-) -> fixer.FixResult:
+    data: bytes, path: str, config: Config, unsafe: bool = False, rules: Optional[Rules] = None
+) -> FixResult:
     """Lint and fix one file's bytes to a fixed point; ``unsafe`` adds unsafe fixes.
 
-    A file with nothing to fix costs one lint: the first pass is ``lint_source``'s.
+    A file with nothing to fix costs one lint, and no fixer: the fixer's first pass is
+    that lint.
     """
-    return fixer.fix(data, path, lambda source: _lint_bytes(source, path, config, rules, True, True, True), unsafe=unsafe)
+    first = _lint_bytes(data, path, config, rules, True, True, True)
+    if not any(f.fix is not None and (unsafe or f.fix.applicability is Applicability.SAFE) for f in first[0].findings):
+        return FixResult(path, data, data, (), first[0], first[0])
+    from xdevlint.fixes import apply as fixer
+
+    def analyse(source: bytes) -> Tuple[FileResult, Optional["cst.Module"]]:
+        return first if source is data else _lint_bytes(source, path, config, rules, True, True, True)
+
+    return fixer.fix(data, path, analyse, unsafe=unsafe)
 
 
 def _lint_bytes(
     data: bytes,
     path: str,
     config: Config,
-    rules: Optional[Sequence[Type[Rule]]],
+    rules: Optional[Rules],
     prescan: bool,
     noqa: bool,
     edits: bool,
-) -> Tuple[FileResult, Optional[cst.Module]]:
+) -> Tuple[FileResult, Optional["cst.Module"]]:
     """The file's result, and its tree when it was analysed (the fixer rewrites it)."""
     try:
         text, _ = decode(data)
@@ -80,7 +93,7 @@ def lint_text(
     text: str,
     path: str,
     config: Config,
-    rules: Optional[Sequence[Type[Rule]]] = None,
+    rules: Optional[Rules] = None,
     *,
     prescan: bool = True,
     noqa: bool = True,
@@ -100,27 +113,40 @@ def _lint(
     text: str,
     path: str,
     config: Config,
-    rules: Optional[Sequence[Type[Rule]]],
+    rules: Optional[Rules],
     prescan: bool,
     noqa: bool,
     edits: bool,
     tree: Optional[ast.AST] = None,
-) -> Tuple[Tuple[Finding, ...], Optional[cst.Module]]:
+) -> Tuple[Tuple[Finding, ...], Optional["cst.Module"]]:
     if file_is_suppressed(text):
         return (), None
-    selected = config.rules_for(path) if rules is None else tuple(rules)
+    selected: Rules = config.specs_for(path) if rules is None else rules
     ignored = file_ignored_codes(text)
     if ignored:  # ``# xdevlint: noqa: XDV101``: as a per-file-ignore, whatever the front end
-        selected = tuple(rule for rule in selected if not rule.CODE.startswith(ignored))
+        selected = [rule for rule in selected if not _code(rule).startswith(ignored)]
     scan = Scan(text, tree)
-    candidates = [rule for rule in selected if not prescan or rule.may_apply(scan, config.locations)]
+    candidates = [rule for rule in selected if not prescan or _may_apply(rule, scan, config)]
     if not candidates:
         return (), None
     refused = _python_refuses(scan)
     if refused is not None and refused[3]:
         return (analysis_error(path, *refused[:3]),), None
-    findings, module = _analyse(source, text, scan.tree, path, config, candidates, refused, edits)
+    from xdevlint.analyser import analyse  # libcst: only for a file some rule's scan keeps
+
+    classes = [rule.rule if isinstance(rule, RuleSpec) else rule for rule in candidates]
+    findings, module = analyse(source, text, scan.tree, path, config, classes, refused, edits)
     return tuple(sorted(unsuppressed(findings, split_lines(text)) if noqa else findings)), module
+
+
+def _code(rule: Union[Type["Rule"], RuleSpec]) -> str:
+    return rule.code if isinstance(rule, RuleSpec) else rule.CODE
+
+
+def _may_apply(rule: Union[Type["Rule"], RuleSpec], scan: Scan, config: Config) -> bool:
+    if isinstance(rule, RuleSpec):
+        return rule.gate(scan, config.locations)
+    return rule.may_apply(scan, config.locations)
 
 
 #: CPython's own limits: 200 open brackets, 100 indentation levels, its parser's stack.
@@ -154,64 +180,3 @@ def _python_refuses(scan: Scan) -> Optional[Tuple[str, int, int, bool]]:
     return None
 
 
-def _analyse(
-    data: Union[bytes, str],
-    text: str,
-    tree: Optional[ast.AST],
-    path: str,
-    config: Config,
-    rules: Sequence[Type[Rule]],
-    refused: Optional[Tuple[str, int, int, bool]],
-    edits: bool,
-) -> Tuple[List[Finding], Optional[cst.Module]]:
-    try:
-        module = cst.parse_module(data)
-    except cst.ParserSyntaxError as error:
-        if refused is not None:  # CPython's message and position are the precise ones
-            return [analysis_error(path, *refused[:3])], None
-        return [analysis_error(path, f"cannot parse: {error.message}", error.raw_line, error.raw_column + 1)], None
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except BaseException as error:  # the native parser panics with a BaseException
-        return [analysis_error(path, f"cannot parse: {_describe(error)}")], None
-    context = RuleContext(path, config.locations, config.move_function, config.move_function_atomic)
-    visitors = [rule(context) for rule in rules]
-    try:
-        wrapper = Wrapper(module, {ProvenanceProvider: config.locations})
-        run_rules(wrapper, visitors)
-    except RecursionError:
-        return [analysis_error(path, "too deeply nested to analyse (recursion limit reached)")], None
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except BaseException as error:
-        return [analysis_error(path, f"internal error while analysing: {_describe(error)}; please report it")], None
-    reports = [report for visitor in visitors for report in visitor.reports]
-    if not reports:
-        return [], module
-    # Fix edits need the positions of nodes all over the file; the findings alone, only
-    # those of the reported nodes, which ``positions_of`` finds without rendering it all.
-    placed = None if edits else positions_of(module, [report.node for report in reports], tree, text)
-    positions: Mapping[cst.CSTNode, CodeRange] = wrapper.resolve(PositionProvider) if placed is None else placed
-    findings = []
-    for report in reports:
-        fix = _with_edits(report.fix, positions, module, path) if edits else report.fix
-        findings.append(Finding(path, _span(positions[report.node]), report.code, report.name, report.message, fix))
-    return findings, module
-
-
-def _span(where: CodeRange) -> Span:
-    return Span(where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
-
-
-def _with_edits(fix: Optional[Fix], positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module, path: str) -> Optional[Fix]:
-    """``fix`` with its textual view: each replaced node's span and the new node's code,
-    and the change to the imports."""
-    if fix is None or fix.edits or not fix.replacements:
-        return fix
-    edits = tuple(fixer.textual_edit(module, r, _span(positions[r.node])) for r in fix.replacements)
-    return replace(fix, edits=edits, header=fixer.import_edits(module, fix, path))
-
-
-def _describe(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__

@@ -16,8 +16,7 @@ from typing import List, Optional, TextIO
 from xdevlint import registry
 from xdevlint.config import Config
 from xdevlint.engine import fix_source
-from xdevlint.fixes.apply import FixResult
-from xdevlint.model import FileResult, analysis_error
+from xdevlint.model import FileResult, FixResult, analysis_error
 from xdevlint.stages.source import DecodeError, decode
 from xdevlint.fixes.writer import WriteError, write_fixed
 
@@ -37,19 +36,20 @@ class FixRun:
     stdin_output: Optional[bytes] = None
 
     def process(self, data: bytes, path: str, config: Config, *, from_stdin: bool = False) -> FileResult:
-        fixed = fix_source(data, path, config, unsafe=self.unsafe)
+        """Fix one file (and write it, unless ``diff`` or ``from_stdin``) and record it."""
+        return self.record(fix_file(data, path, config, self.unsafe, write=not (self.diff or from_stdin)), from_stdin=from_stdin)
+
+    def record(self, fixed: FixResult, *, from_stdin: bool = False) -> FileResult:
+        """Keep what ``fix_file`` did to one file (in this process or a worker), for the
+        diff, the summary and ``--show-fixes``; return what remains to report."""
         if from_stdin:
             self.stdin_output = fixed.fixed
-        elif fixed.changed and not self.diff:
-            try:
-                write_fixed(path, fixed.source, fixed.fixed)
-            except WriteError as error:
-                # Nothing was written: report what checking the file finds, and why.
-                before = fixed.before
-                problem = analysis_error(path, f"fixes not written: {error}")
-                fixed = FixResult(path, data, data, (), FileResult(path, (*before.findings, problem), data), before, str(error))
         self.results.append(fixed)
-        return FileResult(path, fixed.result.findings, fixed.fixed, fixed.applied)
+        return FileResult(fixed.path, fixed.result.findings, fixed.fixed, fixed.applied)
+
+    def record_unfixable(self, result: FileResult, data: bytes) -> FileResult:
+        """A file the cache says has nothing to fix: recorded as fixed to itself."""
+        return self.record(FixResult(result.path, data, data, (), result, result))
 
     @property
     def changed(self) -> bool:
@@ -76,8 +76,8 @@ class FixRun:
         for result in done:
             out.write(f"- {result.path}:\n")
             for code, number in sorted(Counter(f.code for f in result.applied).items()):
-                rule = registry.by_code(code)
-                name = f" ({rule.NAME})" if rule is not None else ""
+                spec = registry.spec_for(code)
+                name = f" ({spec.name})" if spec is not None else ""
                 out.write(f"    {number} \N{MULTIPLICATION SIGN} {code}{name}\n")
 
     def summary(self) -> str:
@@ -86,6 +86,23 @@ class FixRun:
         if self.diff:
             return f"Would fix {fixed} finding{'s' if fixed != 1 else ''} ({remaining} remaining).\n"
         return f"Fixed {fixed} finding{'s' if fixed != 1 else ''} ({remaining} remaining).\n"
+
+
+def fix_file(data: bytes, path: str, config: Config, unsafe: bool, *, write: bool) -> FixResult:
+    """Fix one file's bytes and, with ``write``, replace the file atomically.
+
+    When writing fails, nothing was written: the result reports what checking the file
+    finds, and why the fixes are not in it.
+    """
+    fixed = fix_source(data, path, config, unsafe=unsafe)
+    if write and fixed.changed:
+        try:
+            write_fixed(path, fixed.source, fixed.fixed)
+        except WriteError as error:
+            before = fixed.before
+            problem = analysis_error(path, f"fixes not written: {error}")
+            fixed = FixResult(path, data, data, (), FileResult(path, (*before.findings, problem), data), before, str(error))
+    return fixed
 
 
 def unified_diff(path: str, before: bytes, after: bytes) -> str:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
-from typing import Optional, Tuple
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Optional, Tuple
 
-import libcst as cst
+if TYPE_CHECKING:  # only fixes hold libcst nodes; reading results must not import it
+    import libcst as cst
 
 
 @dataclass(frozen=True, order=True)
@@ -112,3 +113,35 @@ class FileResult:
     findings: Tuple[Finding, ...] = ()
     source: Optional[bytes] = None
     fixed: Tuple[Finding, ...] = ()
+
+
+@dataclass(frozen=True)
+class FixResult:
+    """One file after fixing.
+
+    ``fixed`` is ``source`` when nothing applied or the fixes were rolled back;
+    ``applied`` are the findings whose fixes were applied (as reported in the pass
+    that fixed them); ``result`` holds what remains to report, against ``fixed``;
+    ``before`` is the first pass, what checking ``source`` alone reports.
+    """
+
+    path: str
+    source: bytes
+    fixed: bytes
+    applied: Tuple[Finding, ...]
+    result: FileResult
+    before: FileResult
+    error: Optional[str] = None
+
+    @property
+    def changed(self) -> bool:
+        return self.fixed != self.source
+
+
+def portable(findings: Tuple[Finding, ...]) -> Tuple[Finding, ...]:
+    """``findings`` without their fixes' libcst nodes (``Fix.replacements``), which only
+    the fixer uses: what crosses a process boundary."""
+    return tuple(
+        replace(f, fix=replace(f.fix, replacements=())) if f.fix is not None and f.fix.replacements else f
+        for f in findings
+    )

@@ -1,31 +1,114 @@
-"""The explicit list of rules, and selection by code prefix."""
+"""The explicit list of rules, and selection by code prefix.
+
+Each rule is named here by its code, its name, where its class lives and the cheap
+scan (``gate``) that decides whether a file can hold one of its findings. The gate
+runs on the stdlib-only ``Scan``, so a run whose files every gate clears never imports
+a rule module, and with them libcst (``xdevlint --version`` neither). A rule's class,
+its visitor and its documentation, is imported the first time it is asked for.
+
+Each gate is its rule's ``may_apply``, stated where it can be called without importing
+the rule: ``tests/test_registry.py`` holds the two to the same answers.
+"""
 
 from __future__ import annotations
 
-from typing import Iterable, Optional, Sequence, Tuple, Type
+import importlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, Optional, Sequence, Tuple, Type
 
 from xdevlint.model import ANALYSIS_ERROR_CODE, ANALYSIS_ERROR_NAME
-from xdevlint.rules.rule import Rule
-from xdevlint.rules.xdv101_cross_mount_rename import CrossMountRename
-from xdevlint.rules.xdv102_temp_rename_elsewhere import TempRenameElsewhere
-from xdevlint.rules.xdv201_temp_not_cleaned_on_error import TempNotCleanedOnError
-from xdevlint.rules.xdv202_swallowed_move_error import SwallowedMoveError
-from xdevlint.rules.xdv203_temp_never_removed import TempNeverRemoved
 
-ALL_RULES: Tuple[Type[Rule], ...] = (
-    CrossMountRename, TempRenameElsewhere, TempNotCleanedOnError, SwallowedMoveError, TempNeverRemoved,
-)
+if TYPE_CHECKING:  # the gates get a Scan; this module need not import its machinery
+    from xdevlint.analysis.locations import Locations
+    from xdevlint.rules.rule import Rule
+    from xdevlint.stages.scan import Scan
+
+__all__ = [
+    "ANALYSIS_ERROR_CODE", "ANALYSIS_ERROR_NAME", "PREFIX", "SPECS", "RuleSpec",
+    "by_code", "is_known_selector", "select", "select_specs", "spec_for",
+]
 
 PREFIX = "XDV"
 
+Gate = Callable[["Scan", "Locations"], bool]
 
-def by_code(code: str) -> Optional[Type[Rule]]:
-    return next((rule for rule in ALL_RULES if rule.CODE == code.upper()), None)
+#: Words of which a file must contain one to create a temp (lower case): every
+#: factory's own name, which ``from tempfile import mkstemp as mk`` still spells.
+#: The same words as ``xdv201_temp_not_cleaned_on_error.TEMP_FACTORY_WORDS``.
+TEMP_FACTORY_WORDS = ("mkstemp", "mkdtemp", "mktemp", "namedtemporaryfile", "temporarydirectory")
+
+
+def _may_move(scan: Scan, locations: Locations) -> bool:
+    """``MoveRule.may_apply`` (XDV101, XDV102)."""
+    return scan.contains_any(locations.scan_tokens()) and scan.has_move_call() and scan.has_location_source(locations)
+
+
+def _may_leak(scan: Scan, locations: Locations) -> bool:
+    """``TempNotCleanedOnError.may_apply`` (XDV201)."""
+    return scan.contains_any(TEMP_FACTORY_WORDS) and scan.may_leak_temp()
+
+
+def _may_keep(scan: Scan, locations: Locations) -> bool:
+    """``TempNeverRemoved.may_apply`` (XDV203)."""
+    return scan.contains_any(TEMP_FACTORY_WORDS) and scan.may_keep_temp()
+
+
+def _may_swallow(scan: Scan, locations: Locations) -> bool:
+    """``SwallowedMoveError.may_apply`` (XDV202)."""
+    return scan.has_guarded_move_call()
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    """A rule as the engine first meets it: enough to select it and to scan for it."""
+
+    code: str
+    name: str
+    module: str
+    attribute: str
+    gate: Gate = field(compare=False)
+
+    @property
+    def rule(self) -> Type["Rule"]:
+        """The rule's class, imported on first use (it brings libcst)."""
+        loaded = _LOADED.get(self.code)
+        if loaded is None:
+            loaded = getattr(importlib.import_module(f"xdevlint.rules.{self.module}"), self.attribute)
+            _LOADED[self.code] = loaded
+        return loaded
+
+
+SPECS: Tuple[RuleSpec, ...] = (
+    RuleSpec("XDV101", "cross-mount-rename", "xdv101_cross_mount_rename", "CrossMountRename", _may_move),
+    RuleSpec("XDV102", "temp-rename-elsewhere", "xdv102_temp_rename_elsewhere", "TempRenameElsewhere", _may_move),
+    RuleSpec("XDV201", "temp-not-cleaned-on-error", "xdv201_temp_not_cleaned_on_error", "TempNotCleanedOnError", _may_leak),
+    RuleSpec("XDV202", "swallowed-move-error", "xdv202_swallowed_move_error", "SwallowedMoveError", _may_swallow),
+    RuleSpec("XDV203", "temp-never-removed", "xdv203_temp_never_removed", "TempNeverRemoved", _may_keep),
+)
+
+_LOADED: Dict[str, Type["Rule"]] = {}
+_BY_CODE: Dict[str, RuleSpec] = {spec.code: spec for spec in SPECS}
+
+
+def __getattr__(name: str) -> Tuple[Type["Rule"], ...]:
+    """``ALL_RULES``: every rule's class, in order (imports them all, and libcst)."""
+    if name == "ALL_RULES":
+        return tuple(spec.rule for spec in SPECS)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def spec_for(code: str) -> Optional[RuleSpec]:
+    return _BY_CODE.get(code.upper())
+
+
+def by_code(code: str) -> Optional[Type["Rule"]]:
+    spec = spec_for(code)
+    return spec.rule if spec is not None else None
 
 
 def is_known_selector(selector: str) -> bool:
     """A selector is ``ALL`` or a prefix of at least one rule's code."""
-    return selector == "ALL" or any(rule.CODE.startswith(selector) for rule in ALL_RULES)
+    return selector == "ALL" or any(spec.code.startswith(selector) for spec in SPECS)
 
 
 def _specificity(code: str, selectors: Iterable[str]) -> int:
@@ -39,9 +122,11 @@ def _specificity(code: str, selectors: Iterable[str]) -> int:
     return best
 
 
-def select(selectors: Sequence[str], ignores: Sequence[str]) -> Tuple[Type[Rule], ...]:
+def select_specs(selectors: Sequence[str], ignores: Sequence[str]) -> Tuple[RuleSpec, ...]:
     """Rules a selection keeps; as in ruff, the more specific of select and ignore wins."""
-    return tuple(
-        rule for rule in ALL_RULES
-        if _specificity(rule.CODE, selectors) > _specificity(rule.CODE, ignores)
-    )
+    return tuple(spec for spec in SPECS if _specificity(spec.code, selectors) > _specificity(spec.code, ignores))
+
+
+def select(selectors: Sequence[str], ignores: Sequence[str]) -> Tuple[Type["Rule"], ...]:
+    """``select_specs`` as rule classes (imports them)."""
+    return tuple(spec.rule for spec in select_specs(selectors, ignores))

@@ -83,6 +83,7 @@ class Locations:
         self._literal_cache: Dict[str, FrozenSet[str]] = {}
         self._identifier_cache: Dict[str, FrozenSet[str]] = {}
         self._call_name_cache: Dict[str, FrozenSet[str]] = {}
+        self._scan_tokens: Optional[Tuple[str, ...]] = None  # asked for by every file's scan
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Locations) and other.locations == self.locations
@@ -136,6 +137,11 @@ class Locations:
         mk``), an environment variable, a path's last segment, a pattern's literal run.
         An empty token means "cannot rule out anything".
         """
+        if self._scan_tokens is None:
+            self._scan_tokens = self._tokens()
+        return self._scan_tokens
+
+    def _tokens(self) -> Tuple[str, ...]:
         tokens = {"tempfile"} | {q.rsplit(".", 1)[-1].lower() for q in names.TEMP_DIR_ATTRIBUTES}
         for loc in self.locations:
             tokens.update(v.lower() for v in loc.env)

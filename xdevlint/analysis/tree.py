@@ -10,20 +10,32 @@ import libcst as cst
 _FIELDS: Dict[type, Tuple[str, ...]] = {}
 #: Layout nodes: no expression or statement below them.
 _LAYOUT = (cst.BaseParenthesizableWhitespace, cst.EmptyLine, cst.TrailingWhitespace, cst.Newline, cst.Comment, cst.LeftParen, cst.RightParen, cst.Comma, cst.Dot)
+#: Per concrete type: a node that is not layout. Asked of a type once, since
+#: ``isinstance`` against libcst's abstract bases goes through ``ABCMeta`` every time.
+_KEPT: Dict[type, bool] = {}
+
+
+def _kept(kind: type) -> bool:
+    kept = _KEPT.get(kind)
+    if kept is None:
+        kept = _KEPT[kind] = issubclass(kind, cst.CSTNode) and not issubclass(kind, _LAYOUT)
+    return kept
 
 
 def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     """``node.children`` in source order, without layout, and about three times as fast:
     libcst computes ``children`` with a whole visitor pass over the node."""
-    fields = _FIELDS.get(type(node))
+    kind = type(node)
+    fields = _FIELDS.get(kind)
     if fields is None:
-        fields = _FIELDS[type(node)] = tuple(f.name for f in dataclasses.fields(node))
+        fields = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(node))
     found: List[cst.CSTNode] = []
+    kept = _KEPT
     for name in fields:
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            if not isinstance(value, _LAYOUT):
-                found.append(value)
-        elif isinstance(value, (list, tuple)):
-            found.extend(v for v in value if isinstance(v, cst.CSTNode) and not isinstance(v, _LAYOUT))
+        held = type(value)
+        if held is list or held is tuple:
+            found.extend(v for v in value if kept.get(type(v)) or (type(v) not in kept and _kept(type(v))))
+        elif kept.get(held) or (held not in kept and _kept(held)):
+            found.append(value)
     return found

@@ -20,7 +20,7 @@ import libcst as cst
 from libcst.metadata import CodePosition, PositionProvider
 
 from xdevlint.fixes.imports import add_imports, header_edits, made_unused, remove_imports
-from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Replacement, Span, analysis_error
+from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, FixResult, Replacement, Span, analysis_error
 from xdevlint.stages.metadata import Wrapper
 from xdevlint.stages.positions import statement_alone
 from xdevlint.stages.source import lines_of
@@ -30,29 +30,6 @@ from xdevlint.stages.source import lines_of
 MAX_PASSES = 10
 
 Analyse = Callable[[bytes], Tuple[FileResult, Optional[cst.Module]]]
-
-@dataclass(frozen=True)
-class FixResult:
-    """One file after fixing.
-
-    ``fixed`` is ``source`` when nothing applied or the fixes were rolled back;
-    ``applied`` are the findings whose fixes were applied (as reported in the pass
-    that fixed them); ``result`` holds what remains to report, against ``fixed``;
-    ``before`` is the first pass, what checking ``source`` alone reports.
-    """
-
-    path: str
-    source: bytes
-    fixed: bytes
-    applied: Tuple[Finding, ...]
-    result: FileResult
-    before: FileResult
-    error: Optional[str] = None
-
-    @property
-    def changed(self) -> bool:
-        return self.fixed != self.source
-
 
 def allowed(unsafe: bool) -> FrozenSet[Applicability]:
     return frozenset({Applicability.SAFE, Applicability.UNSAFE}) if unsafe else frozenset({Applicability.SAFE})

@@ -1,4 +1,8 @@
-"""The ``xdevlint`` command: a thin shell over discovery, the engine and the reporters."""
+"""The ``xdevlint`` command: a thin shell over discovery, the engine and the reporters.
+
+Only argparse is imported up front: ``--version`` and ``--help`` answer without the
+engine, and the engine itself imports libcst only for a file that needs it.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +11,14 @@ import io
 import os
 import sys
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, NoReturn, Optional, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Dict, List, NoReturn, Optional, Sequence, TextIO
 
-from xdevlint import __version__, registry
-from xdevlint.config import ConfigError, ConfigResolver
-from xdevlint.discovery import STDIN, Candidate, discover
-from xdevlint.engine import lint_source
-from xdevlint.fixing import FixRun
-from xdevlint.fixes.vendor import VendorError, vendor
-from xdevlint.model import FileResult, analysis_error
-from xdevlint.frontends.report import reporters, statistics_reporter, write_atomically
+from xdevlint import __version__
+from xdevlint.frontends.report import FORMATS
+
+if TYPE_CHECKING:
+    from xdevlint.fixing import FixRun
+    from xdevlint.model import FileResult
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -27,6 +29,26 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         self.exit(EXIT_ERROR, f"xdevlint: error: {message}\n")
+
+
+def _positive(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {value!r}")
+    return number
+
+
+def _seconds(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        number = 0.0
+    if not number > 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {value!r}")
+    return number
 
 
 def _codes(value: str) -> List[str]:
@@ -49,11 +71,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--exclude", type=lambda v: [p for p in v.split(",") if p], metavar="GLOBS", help="replace the excluded paths")
     parser.add_argument("--extend-exclude", type=lambda v: [p for p in v.split(",") if p], metavar="GLOBS", help="exclude these paths too")
     parser.add_argument("--force-exclude", action="store_true", help="apply excludes to paths given by name, too (for pre-commit)")
-    parser.add_argument("--format", choices=sorted(reporters()), default="text", help="output format (default: text)")
+    parser.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     parser.add_argument("--stdin-filename", metavar="NAME", help="the name of the file read from stdin")
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings remain")
     parser.add_argument("--output-file", metavar="FILE", help="write the report to FILE (replaced atomically) instead of stdout")
     parser.add_argument("--statistics", action="store_true", help="print how many findings each code has instead of the findings")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress line on stderr")
+    speed = parser.add_argument_group("speed")
+    speed.add_argument(
+        "-j", "--jobs", type=_positive, metavar="N",
+        help="check files in N processes (default: the CPUs this process may use; 1: no worker processes)",
+    )
+    speed.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
+    speed.add_argument(
+        "--cache-dir", type=Path, metavar="DIR",
+        help="keep the result cache in DIR (default: $XDEVLINT_CACHE_DIR, else .xdevlint_cache in the project root)",
+    )
+    speed.add_argument(
+        "--timeout", type=_seconds, metavar="SECONDS",
+        help="report a file as XDV000 when a worker process spends longer than this on it (default: 120)",
+    )
     fixing = parser.add_argument_group("fixing")
     fixing.add_argument("--fix", action="store_true", help="apply safe fixes, rewriting files in place (atomically)")
     fixing.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, also apply unsafe fixes")
@@ -67,6 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _overrides(args: argparse.Namespace) -> Dict[str, Any]:
+    from xdevlint import registry
+    from xdevlint.config import ConfigError
+
     overrides: Dict[str, Any] = {}
     for option in ("select", "extend_select", "ignore"):
         value = getattr(args, option)
@@ -82,48 +122,55 @@ def _overrides(args: argparse.Namespace) -> Dict[str, Any]:
     return overrides
 
 
-def _read(path: str) -> bytes:
-    with open(path, "rb") as handle:
-        return handle.read()
+def check(args: argparse.Namespace, stdin: TextIO, fixing: Optional["FixRun"] = None) -> List["FileResult"]:
+    from xdevlint.batch import Settings, check_files
+    from xdevlint.config import ConfigResolver
+    from xdevlint.discovery import STDIN, discover
+    from xdevlint.engine import lint_source
+    from xdevlint.frontends import progress
+    from xdevlint.pool import DEFAULT_TIMEOUT, available_cpus
 
-
-def check(args: argparse.Namespace, stdin: TextIO, fixing: Optional[FixRun] = None) -> List[FileResult]:
     resolver = ConfigResolver(args.config, _overrides(args), isolated=args.isolated)
     edits = args.format in ("json", "sarif")  # the formats that print a fix's edits
     paths = tuple(args.paths) or (STDIN,) if args.stdin_filename and not args.paths else tuple(args.paths) or (".",)
-    results = []
-    candidates: Iterable[Candidate] = discover(paths, resolver.for_path, force_exclude=args.force_exclude)
+    found = list(discover(paths, resolver.for_path, force_exclude=args.force_exclude))
     if fixing is not None and not fixing.diff:
         # Every configuration is read before the first file is written: a broken one
         # found midway would otherwise stop a run that already rewrote half the tree.
-        candidates = list(candidates)
-        for candidate in candidates:
+        for candidate in found:
             if candidate.path != STDIN and candidate.problem is None:
                 resolver.for_path(candidate.path)
-    for candidate in candidates:
-        path = candidate.path
-        if path == STDIN:
-            name = args.stdin_filename or STDIN
-            config = resolver.for_path(name if name != STDIN else os.path.join(os.getcwd(), STDIN))
-            data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode()
-            if name != STDIN and config.is_excluded(name) and args.force_exclude:
-                continue
-            results.append(fixing.process(data, name, config, from_stdin=True) if fixing else lint_source(data, name, config, edits=edits))
-            continue
-        if candidate.problem is not None:
-            results.append(FileResult(path, (analysis_error(path, f"cannot read: {candidate.problem}"),)))
-            continue
-        try:
-            data = _read(path)
-        except OSError as error:
-            results.append(FileResult(path, (analysis_error(path, f"cannot read: {error.strerror or error}"),)))
-            continue
-        config = resolver.for_path(path)
-        results.append(fixing.process(data, path, config) if fixing else lint_source(data, path, config, edits=edits))
+    stdin_result: Optional["FileResult"] = None
+    stdin_at = next((i for i, candidate in enumerate(found) if candidate.path == STDIN), None)
+    if stdin_at is not None:
+        del found[stdin_at]
+        name = args.stdin_filename or STDIN
+        config = resolver.for_path(name if name != STDIN else os.path.join(os.getcwd(), STDIN))
+        data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode()
+        if not (name != STDIN and config.is_excluded(name) and args.force_exclude):
+            stdin_result = fixing.process(data, name, config, from_stdin=True) if fixing else lint_source(data, name, config, edits=edits)
+    settings = Settings(
+        jobs=args.jobs or available_cpus(),
+        cache=not args.no_cache,
+        cache_dir=args.cache_dir,
+        edits=edits,
+        timeout=args.timeout or DEFAULT_TIMEOUT,
+    )
+    bar = progress.Progress(len(found), sys.stderr) if found and progress.wanted(sys.stderr, args.quiet, args.format) else None
+    try:
+        results = check_files(found, resolver.for_path, settings, fixing, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    if stdin_result is not None:
+        assert stdin_at is not None
+        results.insert(stdin_at, stdin_result)
     return results
 
 
 def explain(code: str, out: TextIO) -> int:
+    from xdevlint import registry
+
     rule = registry.by_code(code)
     if rule is None:
         sys.stderr.write(f"xdevlint: error: unknown rule {code!r}; see `xdevlint rules`\n")
@@ -135,8 +182,11 @@ def explain(code: str, out: TextIO) -> int:
 
 
 def list_rules(out: TextIO) -> int:
-    width = max(len(rule.NAME) for rule in registry.ALL_RULES)
-    for rule in registry.ALL_RULES:
+    from xdevlint import registry
+
+    rules = registry.ALL_RULES  # their summaries come from their documentation
+    width = max(len(rule.NAME) for rule in rules)
+    for rule in rules:
         out.write(f"{rule.CODE}  {rule.NAME:<{width}}  {rule.summary()}\n")
     return EXIT_CLEAN
 
@@ -156,6 +206,10 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None, 
         parser.error("--statistics cannot be combined with --format sarif")
     if args.vendor_safemove is not None:
         return vendor_safemove(args.vendor_safemove, out)
+    from xdevlint.config import ConfigError
+    from xdevlint.fixing import FixRun
+    from xdevlint.frontends.report import reporter, statistics_reporter, write_atomically
+
     fixing = FixRun(unsafe=args.unsafe_fixes, diff=args.diff) if args.fix or args.diff else None
     try:
         results = check(args, stdin or sys.stdin, fixing)
@@ -164,17 +218,17 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None, 
         return EXIT_ERROR
     if fixing is not None and (args.diff or fixing.stdin_output is not None):
         return _fix_output(args, fixing, results, out)
-    reporter = statistics_reporter(args.format) if args.statistics else reporters()[args.format]
+    report = statistics_reporter(args.format) if args.statistics else reporter(args.format)
     if args.output_file:
         buffer = io.StringIO()
-        reporter(results, buffer)
+        report(results, buffer)
         try:
             write_atomically(args.output_file, buffer.getvalue())
         except OSError as error:
             sys.stderr.write(f"xdevlint: error: cannot write {args.output_file}: {error.strerror or error}\n")
             return EXIT_ERROR
     else:
-        reporter(results, out)
+        report(results, out)
     if fixing is not None and args.show_fixes:
         fixing.write_fixes(out if args.format == "text" and not args.output_file else sys.stderr)
     if args.exit_zero:
@@ -182,7 +236,7 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None, 
     return EXIT_FINDINGS if any(r.findings for r in results) else EXIT_CLEAN
 
 
-def _fix_output(args: argparse.Namespace, fixing: FixRun, results: List[FileResult], out: TextIO) -> int:
+def _fix_output(args: argparse.Namespace, fixing: "FixRun", results: List["FileResult"], out: TextIO) -> int:
     """``--diff`` prints only the diff (exit 1 if anything would change); fixing stdin
     prints the fixed source, for editors, and the remaining findings on stderr."""
     if args.diff:
@@ -204,7 +258,9 @@ def _fix_output(args: argparse.Namespace, fixing: FixRun, results: List[FileResu
         out.write(decode(fixing.stdin_output)[0])
     remaining = [r for r in results if r.findings]
     if remaining:
-        reporters()[args.format](remaining, sys.stderr)
+        from xdevlint.frontends.report import reporter
+
+        reporter(args.format)(remaining, sys.stderr)
     if args.show_fixes:
         fixing.write_fixes(sys.stderr)
     if args.exit_zero:
@@ -213,6 +269,8 @@ def _fix_output(args: argparse.Namespace, fixing: FixRun, results: List[FileResu
 
 
 def vendor_safemove(path: str, out: TextIO) -> int:
+    from xdevlint.fixes.vendor import VendorError, vendor
+
     try:
         done = vendor(path)
     except VendorError as error:

@@ -12,9 +12,12 @@ filtering here as well would break unused-noqa checkers and flake8's own options
   ``select``/``ignore``/``exclude`` keys do not apply: under flake8, flake8's options
   decide. (flake8's ``--isolated`` is consumed before plugins see their options, so it
   covers flake8's own files only; ``--xdevlint-config`` pins xdevlint's.)
-* flake8 runs every plugin on every file whatever ``--select`` says, so the engine's
-  cheap scan must (and does) rule out most files before libcst sees them. Its AST tier
-  uses the ``tree`` flake8 parsed rather than parsing the file again.
+* flake8 runs every plugin on every file whatever ``--select`` says. So the plugin asks
+  flake8's own decision engine, once, whether any ``XDV`` code can be reported at all
+  (``--select F`` without ``XDV`` in ``--select``/``--extend-select``, or ``XDV`` in
+  ``--ignore``): if none can, it does nothing per file and never imports the engine.
+  Otherwise the engine's cheap scan rules out most files before libcst sees them; its
+  AST tier uses the ``tree`` flake8 parsed rather than parsing the file again.
 * flake8 reads the file (coding cookie, BOM, universal newlines) and hands over text
   lines; they are linted as text, so a cookie naming another codec cannot mislead.
 * ``XDV000`` (a file xdevlint could not check) is reported as any other code. flake8
@@ -30,11 +33,12 @@ from __future__ import annotations
 import argparse
 import ast
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Type
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Type
 
-from xdevlint import __version__, registry
-from xdevlint.config import ConfigError, ConfigResolver, from_table
-from xdevlint.engine import lint_text
+from xdevlint import __version__
+
+if TYPE_CHECKING:  # the engine is imported only once flake8 may report an XDV code
+    from xdevlint.config import Config, ConfigResolver
 
 Result = Tuple[int, int, str, Type[Any]]
 
@@ -54,7 +58,9 @@ class XdevlintChecker:
 
     #: Set by ``parse_options``; a checker made without flake8's option parsing
     #: (a test, another harness) falls back to the closest pyproject.toml.
-    resolver: Optional[ConfigResolver] = None
+    resolver: Optional["ConfigResolver"] = None
+    #: Whether flake8 can report any XDV code in this run (``parse_options`` decides).
+    enabled: bool = True
 
     def __init__(self, tree: ast.AST, lines: Sequence[str], filename: str) -> None:
         # flake8 picks plugins by parameter name: ``tree`` makes this a once-per-file
@@ -63,8 +69,13 @@ class XdevlintChecker:
         self.tree = tree
         self.lines = lines
         self.filename = filename
+        self.config: Optional["Config"] = None
+        if not type(self).enabled:
+            return
         # Resolved here, not in ``run``: flake8 turns exceptions raised while making a
         # checker into a clean "plugin failed" message, but not those raised from ``run``.
+        from xdevlint.config import ConfigResolver
+
         resolver = type(self).resolver or ConfigResolver()
         self.config = resolver.for_path(filename)
 
@@ -102,6 +113,11 @@ class XdevlintChecker:
 
     @classmethod
     def parse_options(cls, options: argparse.Namespace) -> None:
+        cls.enabled = may_report_xdv(options)
+        if not cls.enabled:
+            return
+        from xdevlint.config import ConfigError
+
         try:
             cls.resolver = resolver_for(options)
         except ConfigError as error:
@@ -110,16 +126,44 @@ class XdevlintChecker:
             raise ExecutionError(f"xdevlint: {error}") from None
 
     def run(self) -> Iterator[Result]:
+        if self.config is None:
+            return
+        from xdevlint import registry
+        from xdevlint.engine import lint_text
+
         result = lint_text(
-            "".join(self.lines), self.filename, self.config, registry.ALL_RULES, noqa=False, edits=False, tree=self.tree
+            "".join(self.lines), self.filename, self.config, registry.SPECS, noqa=False, edits=False, tree=self.tree
         )
         for finding in result.findings:
             # flake8 columns are 0-based (it prints them +1); ours are 1-based.
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)
 
 
-def resolver_for(options: argparse.Namespace) -> ConfigResolver:
+def may_report_xdv(options: argparse.Namespace) -> bool:
+    """Whether flake8, configured by ``options``, would report any XDV code.
+
+    flake8's own ``DecisionEngine`` decides, from ``--select``, ``--extend-select``,
+    ``--ignore``, ``--extend-ignore`` and the plugins' default selection, exactly as it
+    will for each error; per-file ignores can only ignore more. If it cannot be asked
+    (options from another harness), the plugin stays on.
+    """
+    try:
+        from flake8.style_guide import Decision, DecisionEngine  # type: ignore[import-untyped]
+
+        engine = DecisionEngine(options)
+        from xdevlint.model import ANALYSIS_ERROR_CODE
+        from xdevlint.registry import SPECS
+
+        codes = (ANALYSIS_ERROR_CODE, *(spec.code for spec in SPECS))
+        return any(engine.decision_for(code) is Decision.Selected for code in codes)
+    except Exception:
+        return True
+
+
+def resolver_for(options: argparse.Namespace) -> "ConfigResolver":
     """The settings flake8's options ask for; ConfigError names the bad option."""
+    from xdevlint.config import ConfigError, ConfigResolver, from_table
+
     table: Dict[str, Any] = {}
     for option, key in _KEYS.items():
         value = getattr(options, option, None)
@@ -148,6 +192,8 @@ def locations_table(items: Sequence[str]) -> Optional[Mapping[str, Mapping[str, 
         target, equals, value = item.partition("=")
         name, dot, key = target.partition(".")
         if not (equals and dot and name and key and value):
+            from xdevlint.config import ConfigError
+
             raise ConfigError("--xdevlint-locations", item, "expected NAME.KEY=VALUE, e.g. scratch.paths=/mnt/scratch")
         table.setdefault(name, {}).setdefault(key, []).append(value)
     return table or None

@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 import os
-import tempfile
-from typing import Callable, Dict, Sequence, TextIO
+from typing import TYPE_CHECKING, Callable, Sequence, TextIO
 
-from xdevlint.model import FileResult
+if TYPE_CHECKING:
+    from xdevlint.model import FileResult
 
-Reporter = Callable[[Sequence[FileResult], TextIO], None]
+Reporter = Callable[[Sequence["FileResult"], TextIO], None]
 
 
-def reporters() -> Dict[str, Reporter]:
-    from xdevlint.frontends.report import github, json, sarif, text
+#: The output formats; each reporter module is imported only when its format is asked for
+#: (SARIF's brings every rule's documentation, and with it libcst).
+FORMATS = ("github", "json", "sarif", "text")
 
-    return {"text": text.report, "json": json.report, "sarif": sarif.report, "github": github.report}
+
+def reporter(format: str) -> Reporter:
+    import importlib
+
+    if format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}")
+    report: Reporter = importlib.import_module(f"xdevlint.frontends.report.{format}").report
+    return report
 
 
 def statistics_reporter(format: str) -> Reporter:
@@ -43,6 +51,8 @@ def write_atomically(path: str, content: str) -> None:
     A reader (a CI upload step) never sees half a report, and a failed run leaves the
     previous file whole. The file gets its old mode, or the umask's, not mkstemp's 0600.
     """
+    import tempfile
+
     directory = os.path.dirname(os.path.abspath(path))
     try:
         mode = os.stat(path).st_mode & 0o7777
