@@ -136,7 +136,12 @@ class TempNotCleanedOnError(Rule):
     (the move had succeeded) is ignored.
 
     Where no handler sees the exception, the fix wraps the statements after the
-    creation in `try: ... except BaseException: <removal>; raise`. This fix is unsafe:
+    creation, from the first that can fail while the temp exists to the last, in
+    `try: ... except BaseException: <removal>; raise` (a `try` among them gets the
+    clause itself). When a `try` around the creation already removes the temp in one of
+    its handlers, that `try` gets the `except BaseException` clause instead (guarded,
+    with the name bound to None before it), so no error removes the temp twice; no
+    fix is offered when some of those errors are raised outside it. This fix is unsafe:
     it also removes the temp on `KeyboardInterrupt` and for errors the code may have
     meant to leave the file behind for (inspection after a crash), and it re-indents
     the wrapped statements. No fix is offered when those statements are not in one
@@ -207,6 +212,8 @@ class TempNotCleanedOnError(Rule):
                 return None
             replacements, imports = handled
             return Fix(Applicability.SAFE, self.FIX_TITLE + " (in the `except` clause)", tuple(replacements), imports)
+        if lifetime.extend is not None:
+            return self.extended(temp, *lifetime.extend)
         if lifetime.wrap is not None:
             block, first, last = lifetime.wrap
             made = self.cleanup(temp, guard=False)
@@ -218,6 +225,32 @@ class TempNotCleanedOnError(Rule):
             how = "an `except BaseException` clause on the `try`" if extended else "`try/except BaseException`"
             return Fix(Applicability.UNSAFE, f"{self.FIX_TITLE} ({how})", (Replacement(block, new_block),), imports)
         return None
+
+    def extended(self, temp: Temp, node: cst.Try, block: cst.IndentedBlock) -> Optional[Fix]:
+        """An ``except BaseException`` clause on the enclosing ``try`` one of whose handlers
+        removes the temp already: each exception goes to one handler, so the temp is removed
+        once. The temp may not exist yet there, so the removal is guarded, and the name bound
+        to None before the ``try`` unless it is already."""
+        if not _extensible(node):
+            return None
+        made = self.cleanup(temp, guard=True)
+        if made is None:
+            return None
+        cleanup, imports = made
+        handler = cst.ExceptHandler(
+            type=cst.Name("BaseException"),
+            body=cst.IndentedBlock(body=[cleanup, self.statement("raise")]),
+        )
+        new_try = node.with_changes(handlers=[*node.handlers, handler])
+        title = f"{self.FIX_TITLE} (an `except BaseException` clause on the `try`)"
+        before = list(block.body)[: list(block.body).index(node)]
+        if any(_binds_none(statement, temp.handle) for statement in before):
+            return Fix(Applicability.UNSAFE, title, (Replacement(node, new_try),), imports)
+        initial = self.statement(f"{temp.handle} = None").with_changes(leading_lines=node.leading_lines)
+        body: List[cst.BaseStatement] = []
+        for statement in block.body:
+            body.extend((initial, new_try.with_changes(leading_lines=())) if statement is node else (statement,))
+        return Fix(Applicability.UNSAFE, title, (Replacement(block, block.with_changes(body=body)),), imports)
 
     def handler_replacements(self, temp: Temp, lifetime: Lifetime) -> Optional[Tuple[List[Replacement], Tuple[Import, ...]]]:
         by_try: Dict[cst.CSTNode, List[Tuple[cst.ExceptHandler, Optional[Tuple[cst.Try, cst.IndentedBlock]]]]] = {}
@@ -300,7 +333,7 @@ class TempNotCleanedOnError(Rule):
         temp on any exception: a ``try`` among them whose body holds leaks gets an
         ``except BaseException`` clause of its own (after its handlers, before its
         ``finally``); the other leaking statements are wrapped in a new ``try``, run by run,
-        so that no ``try`` is nested in another and no path removes the temp twice.
+        each from its first statement that can leak to its last, so that no ``try`` is nested in another and no path removes the temp twice.
         Whether an existing ``try`` was extended is the second value."""
         region = Region(block)
         statements = list(block.body)
@@ -314,7 +347,7 @@ class TempNotCleanedOnError(Rule):
             inside = [o for o in origins if o in region and region.contains(node, o)]
             if isinstance(node, cst.Try) and _extensible(node) and inside and all(region.contains(node.body, o) for o in inside):
                 extended[number] = node.with_changes(handlers=[*node.handlers, handler])
-        # Each run of statements between extended ``try``s is wrapped up to its last leak.
+        # Each run of statements between extended ``try``s is wrapped from its first leak to its last.
         result: List[cst.BaseStatement] = list(statements[:first])
         number = first
         while number <= last:
@@ -327,8 +360,9 @@ class TempNotCleanedOnError(Rule):
                 end += 1
             leaking = [n for n in range(number, end + 1) if any(region.contains(statements[n], o) for o in origins if o in region)]
             if leaking:
-                stop = leaking[-1]
-                inner = statements[number:stop + 1]
+                start, stop = leaking[0], leaking[-1]
+                result.extend(statements[number:start])  # they cannot fail while the temp is live
+                inner = statements[start:stop + 1]
                 leading: Sequence[cst.EmptyLine] = getattr(inner[0], "leading_lines")  # every statement class has them
                 inner[0] = inner[0].with_changes(leading_lines=())
                 result.append(cst.Try(body=cst.IndentedBlock(body=inner), handlers=[handler], leading_lines=leading))
@@ -338,6 +372,21 @@ class TempNotCleanedOnError(Rule):
             number = end + 1
         result.extend(statements[last + 1:])
         return block.with_changes(body=result), bool(extended)
+def _binds_none(statement: cst.BaseStatement, name: str) -> bool:
+    """``name = None`` alone on its line."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    assign = statement.body[0]
+    return (
+        isinstance(assign, cst.Assign)
+        and len(assign.targets) == 1
+        and isinstance(assign.targets[0].target, cst.Name)
+        and assign.targets[0].target.value == name
+        and isinstance(assign.value, cst.Name)
+        and assign.value.value == "None"
+    )
+
+
 def _extensible(node: cst.Try) -> bool:
     """Whether an ``except BaseException`` clause can join ``node``'s handlers: none of
     them is bare (a bare ``except:`` must come last) or catches everything already."""
