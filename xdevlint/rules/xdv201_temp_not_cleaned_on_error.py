@@ -230,7 +230,8 @@ class TempNotCleanedOnError(Rule):
         """An ``except BaseException`` clause on the enclosing ``try`` one of whose handlers
         removes the temp already: each exception goes to one handler, so the temp is removed
         once. The temp may not exist yet there, so the removal is guarded, and the name bound
-        to None before the ``try`` unless it is already."""
+        to None right before the ``try`` unless the statement there does it already (one
+        further up might be rebound in between)."""
         if not _extensible(node):
             return None
         made = self.cleanup(temp, guard=True)
@@ -243,8 +244,9 @@ class TempNotCleanedOnError(Rule):
         )
         new_try = node.with_changes(handlers=[*node.handlers, handler])
         title = f"{self.FIX_TITLE} (an `except BaseException` clause on the `try`)"
-        before = list(block.body)[: list(block.body).index(node)]
-        if any(_binds_none(statement, temp.handle) for statement in before):
+        statements = list(block.body)
+        number = statements.index(node)
+        if number and _binds_none(statements[number - 1], temp.handle):  # the safe fix's, or the author's
             return Fix(Applicability.UNSAFE, title, (Replacement(node, new_try),), imports)
         initial = self.statement(f"{temp.handle} = None").with_changes(leading_lines=node.leading_lines)
         body: List[cst.BaseStatement] = []
