@@ -14,6 +14,7 @@ import pytest
 
 import xdevlint.batch
 import xdevlint.cache
+import xdevlint.config
 from xdevlint.cache import Cache, build_fingerprint, config_fingerprint
 from xdevlint.config import Config
 from xdevlint.frontends.cli import main
@@ -116,6 +117,17 @@ def test_changed_configuration_is_checked_again(tmp_path: Path, checked: List[st
     checked.clear()
     _, again = lint(str(root), "--ignore", "XDV101")  # an option changes the configuration too
     assert len(checked) == 3 and {f["code"] for f in again} == {"XDV201", "XDV202"}
+
+
+def test_a_changed_line_length_is_checked_again(tmp_path: Path, checked: List[str]) -> None:
+    """Fixes keep to ruff's or black's line length, so their edits depend on it."""
+    root = project(tmp_path / "p")
+    lint(str(root))
+    checked.clear()
+    (root / "pyproject.toml").write_text("[tool.ruff]\nline-length = 40\n")
+    xdevlint.config._line_length.cache_clear()  # one process here; each CLI run reads it afresh
+    lint(str(root))
+    assert sorted(checked) == ["bad.py", "clean.py", "swallow.py"]
 
 
 def test_another_xdevlint_build_does_not_read_the_entries(tmp_path: Path, checked: List[str], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -251,15 +263,15 @@ def test_fix_skips_files_whose_cached_result_has_nothing_to_fix(tmp_path: Path, 
     monkeypatch.setattr(xdevlint.batch, "run_task", spy)
     out = io.StringIO()
     assert main(["--fix", "--jobs", "1", str(root)], stdout=out) == 1
-    # clean.py has no finding, swallow.py's XDV202 has no fix: neither is fixed again
+    # clean.py has no finding, swallow.py's XDV202 has no fix, and bad.py's fixes are all
+    # unsafe (its temp leaks if the write fails): the cached results say there is nothing to do
+    assert fixed == []
+    main(["--fix", "--unsafe-fixes", "--jobs", "1", str(root)], stdout=io.StringIO())
     assert fixed == ["bad.py"]
     assert "mkstemp(dir=cache_dir)" in (root / "pkg" / "bad.py").read_text()
     fixed.clear()
-    assert main(["--fix", "--jobs", "1", str(root)], stdout=io.StringIO()) == 1
-    assert fixed == []  # the fixed bytes' result was cached by the fixing run
-    fixed.clear()
     main(["--fix", "--unsafe-fixes", "--jobs", "1", str(root)], stdout=io.StringIO())
-    assert fixed == ["bad.py"]  # XDV201's unsafe fix is still on offer
+    assert fixed == []  # the fixed bytes' result was cached by the fixing run
 
 
 def test_two_runs_sharing_a_cache(tmp_path: Path) -> None:

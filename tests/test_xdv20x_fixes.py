@@ -106,3 +106,40 @@ def test_fixed_incident_worker_leaves_no_orphans_when_the_move_fails(tmp_path: P
         for leftover in stage.iterdir():
             leftover.unlink()
         stage.rmdir()
+
+
+@pytest.mark.parametrize("error", [OSError, TypeError])
+def test_two_fixes_on_one_temp_remove_it_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: type) -> None:
+    """The safe handler fix and then the unsafe fix for what that handler does not catch
+    hit one temp: whichever error ``json.dump`` raises, the fixed code removes the temp
+    exactly once (a ``try`` nested in the one whose handler removes it would remove an
+    ``OSError``'s temp twice)."""
+    case = FIXTURES / "XDV201" / "handler_cleans_and_wrap_does_not_clean_again.py"
+    fixed = fix_source(case.read_bytes(), str(case), fixture_config(case), unsafe=True)
+    assert fixed.error is None and {f.code for f in fixed.applied} == {"XDV201"}
+    namespace: dict = {"__name__": "fixed_case"}
+    exec(compile(fixed.fixed, str(case), "exec", dont_inherit=True), namespace)
+
+    def failing_dump(data: object, f: object, **kwargs: object) -> None:
+        raise error("cannot write")
+
+    monkeypatch.setitem(namespace, "json", type("FailingJson", (), {"dump": staticmethod(failing_dump)}))
+    removed: list = []
+    real_unlink = os.unlink
+
+    def counting_unlink(path: str) -> None:
+        removed.append(path)
+        real_unlink(path)
+
+    monkeypatch.setattr(os, "unlink", counting_unlink)
+    target = tmp_path / "cache" / "tree.json"
+    for function in ("write_cache", "write_cache_cleaned"):
+        removed.clear()
+        if error is OSError:
+            namespace[function](str(target), {"a": 1})  # swallowed, as the code means to
+        else:
+            with pytest.raises(TypeError):
+                namespace[function](str(target), {"a": 1})
+        assert len(removed) == 1, (function, removed)
+        assert not os.path.exists(removed[0])
+        assert list(target.parent.iterdir()) == []

@@ -14,7 +14,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, PositionProvider
 
 from xdevlint.analysis.provenance import ProvenanceProvider
-from xdevlint.config import Config
+from xdevlint.config import Config, line_length_for
 from xdevlint.model import Finding, Fix, Span, analysis_error
 from xdevlint.rules.rule import Rule, RuleContext
 from xdevlint.stages.metadata import Wrapper
@@ -42,7 +42,9 @@ def analyse(
         raise
     except BaseException as error:  # the native parser panics with a BaseException
         return [analysis_error(path, f"cannot parse: {_describe(error)}")], None
-    context = RuleContext(path, config.locations, config.move_function, config.move_function_atomic)
+    context = RuleContext(
+        path, config.locations, config.move_function, config.move_function_atomic, line_length_for(path)
+    )
     visitors = [rule(context) for rule in rules]
     try:
         wrapper = Wrapper(module, {ProvenanceProvider: config.locations})

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from xdevlint import __version__
-from xdevlint.config import Config
+from xdevlint.config import Config, line_length_for
 from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Import, Span
 
 CACHE_DIR_NAME = ".xdevlint_cache"
@@ -114,8 +114,10 @@ class Cache:
 
     def key(self, data: bytes, path: str, config: Config, dependencies: Sequence[str] = ()) -> str:
         """``dependencies``: for the whole-project index to come, a digest of the summary of
-        each project module the file imports (none yet: files are checked one by one)."""
-        return content_key(data, path, self._print(config), self.build, dependencies)
+        each project module the file imports (none yet: files are checked one by one).
+        The line length fixes keep to (ruff's or black's setting) shapes the fix edits."""
+        settings = f"{self._print(config)}:{line_length_for(path)}"
+        return content_key(data, path, settings, self.build, dependencies)
 
     def _print(self, config: Config) -> str:
         known = self._configs.get(id(config))

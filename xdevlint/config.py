@@ -12,6 +12,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
 
@@ -220,6 +221,51 @@ def _locations(value: Any, where: str) -> Locations:
             _dotted(call, where, f"{key}.calls")
         by_name[name] = Location(name, **fields)
     return Locations(tuple(by_name.values()))
+
+
+# -- the file's line length, for fixes ----------------------------------------------
+
+#: black's and ruff's default, used when no formatter configuration says otherwise.
+DEFAULT_LINE_LENGTH = 88
+
+
+def line_length_for(path: str) -> int:
+    """The line length fixed code must keep to in ``path``: ``line-length`` from the
+    closest ruff (``ruff.toml``, ``.ruff.toml``, ``[tool.ruff]``) or black
+    (``[tool.black]``) configuration at or above the file's directory, else 88.
+
+    The closest file that configures a formatter wins, as each of them looks up its
+    own; a ``[tool.ruff]`` without ``line-length`` means ruff's default. A file that
+    cannot be read is not ours to report: the search goes on above it.
+    """
+    start = os.path.dirname(os.path.abspath(path)) if path and path != "-" else os.getcwd()
+    return _line_length(start)
+
+
+@lru_cache(maxsize=4096)
+def _line_length(directory: str) -> int:
+    for name in (".ruff.toml", "ruff.toml", "pyproject.toml"):
+        candidate = os.path.join(directory, name)
+        if not os.path.isfile(candidate):
+            continue
+        try:
+            table = _read_table(Path(candidate))
+        except ConfigError:
+            continue
+        if name != "pyproject.toml":
+            return _length(table.get("line-length"))
+        tools = table.get("tool", {})
+        if isinstance(tools, dict):
+            for tool in ("ruff", "black"):
+                section = tools.get(tool)
+                if isinstance(section, dict):
+                    return _length(section.get("line-length"))
+    parent = os.path.dirname(directory)
+    return DEFAULT_LINE_LENGTH if parent == directory else _line_length(parent)
+
+
+def _length(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else DEFAULT_LINE_LENGTH
 
 
 # -- resolution per file ------------------------------------------------------------

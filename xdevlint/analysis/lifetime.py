@@ -181,6 +181,10 @@ class Lifetime:
     #: the block, and the range of its statements after the creation that a
     #: ``try/except BaseException`` would have to wrap, for the leaks no handler sees.
     wrap: Optional[Tuple[cst.IndentedBlock, int, int]] = None
+    #: instead of ``wrap``: an enclosing ``try`` (and its block) one of whose handlers
+    #: already removes the temp; a ``try`` nested in it would remove it twice, so the
+    #: leaks no handler sees get an ``except BaseException`` clause on it.
+    extend: Optional[Tuple[cst.Try, cst.IndentedBlock]] = None
     #: no statement removes, moves, hands off or registers the temp (XDV203)
     never_released: bool = False
     #: ``self.attr`` it was stored on, when no method of the class removes it
@@ -1814,7 +1818,12 @@ class _Flow:
             if fix is not None:
                 fixes.append(fix)
         unhandled = [l for l in leaks if l.handler is None]
-        return Lifetime(temp, True, leaks, tuple(fixes), self.wrap(temp, unhandled) if unhandled else None)
+        if not unhandled:
+            return Lifetime(temp, True, leaks, tuple(fixes))
+        cleaning = self.cleaning_try(temp)
+        if cleaning is not None:
+            return Lifetime(temp, True, leaks, tuple(fixes), extend=self.extension(temp, cleaning, unhandled))
+        return Lifetime(temp, True, leaks, tuple(fixes), self.wrap(temp, unhandled))
 
     def leak_key(self, leak: Leak) -> Tuple[int, int, int]:
         """Source order of the failing statement, then of the handler: a total order,
@@ -1874,6 +1883,31 @@ class _Flow:
         if not inside or not isinstance(block, cst.IndentedBlock):
             return None
         return handler, (node, block)
+
+    def cleaning_try(self, temp: Temp) -> Optional[cst.Try]:
+        """The innermost ``try`` around the creation (in its body) with a handler that
+        removes the temp: what it catches is cleaned up already."""
+        a = self.a
+        node = a.parent.get(temp.statement)
+        while node is not None and node is not self.scope and not isinstance(node, _SCOPES):
+            if isinstance(node, cst.Try) and a.order[node.body] <= a.order[temp.statement] <= a.end[node.body]:
+                for handler in node.handlers:
+                    if any(isinstance(n, cst.Call) and a.cleans(n, temp) for n in a._walk(handler.body)):
+                        return node
+            node = a.parent.get(node)
+        return None
+
+    def extension(self, temp: Temp, node: cst.Try, leaks: List[Leak]) -> Optional[Tuple[cst.Try, cst.IndentedBlock]]:
+        """``node`` and its block when every leak is raised in its body (so a clause of its
+        own catches them all); None then means no fix, since a nested one would clean twice."""
+        a = self.a
+        block = a.parent.get(node)
+        if temp.owner is not None or not isinstance(block, cst.IndentedBlock):
+            return None
+        start, end = a.order[node.body], a.end[node.body]
+        if all(start <= a.order.get(leak.origin, -1) <= end for leak in leaks):
+            return node, block
+        return None
 
     def wrap(self, temp: Temp, leaks: List[Leak]) -> Optional[Tuple[cst.IndentedBlock, int, int]]:
         a = self.a

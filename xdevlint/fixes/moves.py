@@ -18,7 +18,7 @@ that keeps both names pointing at one file.
 from __future__ import annotations
 
 import os.path
-from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import libcst as cst
 from libcst.metadata import Assignment, FunctionScope, GlobalScope, Scope
@@ -26,7 +26,7 @@ from libcst.metadata import Assignment, FunctionScope, GlobalScope, Scope
 from xdevlint.analysis import names
 from xdevlint.analysis.moves import Move, move_of
 from xdevlint.analysis.values import Fresh, Value
-from xdevlint.fixes.syntax import Names, Reference, Region, add_keyword, parenthesized, positional
+from xdevlint.fixes.syntax import Names, Reference, Region, add_keyword, fitted, parenthesized, positional, swapped
 from xdevlint.model import Applicability, Fix, Import, Replacement
 
 ValueOf = Callable[[cst.CSTNode], Value]
@@ -72,8 +72,20 @@ _VALUE, _MKSTEMP_PATH, _WITH = "value", "mkstemp-path", "with"
 class MoveFixes:
     """Builds fixes for the moves one rule reports in one module."""
 
-    def __init__(self, module: cst.Module, value_of: ValueOf, move_function: str, atomic: bool) -> None:
+    def __init__(
+        self,
+        module: cst.Module,
+        value_of: ValueOf,
+        move_function: str,
+        atomic: bool,
+        line_length: int = 88,
+        leaking: Callable[[cst.Call], bool] = lambda creation: False,
+    ) -> None:
         self.module = module
+        self.line_length = line_length
+        #: Whether the temp a creation makes leaks on some path (XDV201, XDV203): staging
+        #: it in the destination's directory would move that leak into a persistent place.
+        self.leaking = leaking
         self.value_of = value_of
         self.move_function = move_function
         self.atomic = atomic or move_function == SAFE_MOVE
@@ -90,7 +102,15 @@ class MoveFixes:
         region = self._region(scope)
         if move.call not in region:
             return None
-        return _AtSource(self, move, scope, region).fix() or self._move_call(move, region)
+        at_source = _AtSource(self, move, scope, region).fix()
+        if at_source is not None and at_source.applicability is Applicability.SAFE:
+            return at_source
+        # A leaking temp staged in the destination's directory would leak there: a safe
+        # move-function call, which leaves the temp where it is, goes first.
+        call = self._move_call(move, region)
+        if at_source is None or call is not None and call.applicability is Applicability.SAFE:
+            return call
+        return at_source
 
     def _region(self, scope: Scope) -> Region:
         root: cst.CSTNode = self.module if isinstance(scope, GlobalScope) else scope.node  # type: ignore[attr-defined]
@@ -210,6 +230,8 @@ class _AtSource:
         self.scope = scope
         self.region = region
         self.imports: Tuple[Import, ...] = ()
+        #: Whether ``early`` wrote a name assigned between the creation and the move as its value.
+        self.substituted = False
 
     def fix(self) -> Optional[Fix]:
         move, region = self.move, self.region
@@ -229,22 +251,148 @@ class _AtSource:
         for node in region.between(first, last):
             if isinstance(node, cst.Call) and self.creates_directory(node):
                 return None
+        self.substituted = False
         destination = self.early(move.destination, first, last, 0)
         if destination is None or _has_bytes(destination) or "\n" in self.fixes.module.code_for_node(destination):
             return None
         directory = self.directory_of(destination, move.destination)
         if directory is None:
             return None
+        line = self.region.parent.get(statement) if isinstance(statement, cst.BaseSmallStatement) else statement
+        if not isinstance(line, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            return None
+        if not _named(directory, self.fixes.callees):
+            # Written out again at the creation, the directory would be evaluated twice:
+            # the destination gets a name of its own instead.
+            return self.bound(creation, line, first)
         new = self.with_dir(creation, directory)
         if new is None:
             return None
+        new = self.fitted(line, creation, new)
         code = self.fixes.module.code_for_node(directory)
         return Fix(
-            Applicability.SAFE,
-            f"Create the temporary path in the destination's directory (`dir={code}`)",
+            self.applicability(creation),
+            f"Create the temporary path in the destination's directory (`dir={code}`)" + self.caveat(creation),
             (Replacement(creation, new),),
             _unique(self.imports),
         )
+
+    def applicability(self, creation: cst.Call) -> Applicability:
+        """Unsafe for a temp that leaks: its leftovers would land in the destination's
+        directory, a persistent place nothing cleans, instead of the temp directory."""
+        return Applicability.UNSAFE if self.fixes.leaking(creation) else Applicability.SAFE
+
+    def caveat(self, creation: cst.Call) -> str:
+        if not self.fixes.leaking(creation):
+            return ""
+        return ": the temp is not removed on every path, so a leftover would stay in the destination's directory"
+
+    # -- a name for the destination ------------------------------------------------------
+
+    def bound(self, creation: cst.Call, line: cst.BaseStatement, first: int) -> Optional[Fix]:
+        """The fix when the directory is an expression: the destination is bound to a name
+        once, before the creation (a new assignment, or the code's own assignment moved
+        up), and the creation takes that name's directory."""
+        block = self.region.parent.get(line)
+        if not isinstance(block, cst.IndentedBlock) or not isinstance(self.scope, FunctionScope):
+            return None
+        destination = self.move.destination
+        body = list(block.body)
+        if not self.substituted:
+            name = self.fresh_name()
+            if name is None:
+                return None
+            assigned: cst.BaseStatement = cst.SimpleStatementLine(
+                body=[cst.Assign(targets=[cst.AssignTarget(cst.Name(name))], value=destination)],
+                leading_lines=getattr(line, "leading_lines"),
+            )
+            swaps: List[Tuple[cst.CSTNode, cst.CSTNode]] = [(destination, cst.Name(name))]
+            removed: Optional[cst.BaseStatement] = None
+        else:
+            hoisted = self.hoistable(line, body, first)
+            if hoisted is None:
+                return None
+            removed, name = hoisted
+            assert isinstance(removed, cst.SimpleStatementLine)
+            _, comments = _split(removed.leading_lines)
+            assigned = removed.with_changes(leading_lines=[*getattr(line, "leading_lines"), *comments])
+            swaps = []
+        directory = self.directory_of(cst.Name(name), destination)
+        if directory is None:
+            return None
+        new = self.with_dir(creation, directory)
+        if new is None:
+            return None
+        new = self.fitted(line, creation, new)
+        statements: List[cst.BaseStatement] = []
+        carried: List[cst.EmptyLine] = []
+        for statement in body:
+            if statement is removed:
+                assert isinstance(removed, cst.SimpleStatementLine)
+                carried, _ = _split(removed.leading_lines)
+                continue
+            changed: cst.CSTNode = statement
+            if statement is line:
+                statements.append(assigned)
+                changed = swapped(statement.with_changes(leading_lines=()), creation, new)
+            for old, replacement in swaps:
+                changed = swapped(changed, old, replacement)
+            assert isinstance(changed, cst.BaseStatement)
+            if carried:
+                own, rest = _split(getattr(changed, "leading_lines"))
+                changed = changed.with_changes(leading_lines=[*(own or carried), *rest])
+                carried = []
+            statements.append(changed)
+        code = self.fixes.module.code_for_node(directory)
+        return Fix(
+            self.applicability(creation),
+            f"Create the temporary path in the destination's directory (`{name}` bound first, `dir={code}`)"
+            + self.caveat(creation),
+            (Replacement(block, block.with_changes(body=statements)),),
+            _unique(self.imports),
+        )
+
+    def hoistable(self, line: cst.BaseStatement, body: List[cst.BaseStatement], first: int) -> Optional[Tuple[cst.BaseStatement, str]]:
+        """The code's own ``name = value`` for the move's destination, when it can move up
+        above the creation unchanged: it is the only statement on its line, in the
+        creation's block, its value can be evaluated at the creation as it stands, and
+        nothing in between reads the name."""
+        destination = self.move.destination
+        if not isinstance(destination, cst.Name):
+            return None
+        bound = self.binding(destination)
+        if bound is None or bound[1] != _VALUE:
+            return None
+        assign = self.region.parent.get(bound[0])
+        holder = self.region.parent.get(assign) if assign is not None else None
+        if not isinstance(assign, cst.Assign) or not isinstance(holder, cst.SimpleStatementLine) or len(holder.body) != 1:
+            return None
+        if not any(statement is holder for statement in body) or self.region.start[holder] < self.region.start[line]:
+            return None
+        self.substituted = False
+        value = self.early(assign.value, first, self.region.start[holder], 0)
+        if value is None or self.substituted:
+            return None
+        between = self.region.between(self.region.start[line], self.region.start[holder])
+        if any(isinstance(node, cst.Name) and node.value == destination.value for node in between):
+            return None
+        return holder, destination.value
+
+    def fresh_name(self) -> Optional[str]:
+        """A name nothing in the function (nor the module) uses, for the destination."""
+        used = {node.value for node in self.region.nodes if isinstance(node, cst.Name)}
+        for candidate in ("destination", "destination_path", "target_path"):
+            if candidate not in used and Names.is_free(candidate, self.scope):
+                return candidate
+        return None
+
+    def fitted(self, line: cst.BaseStatement, creation: cst.Call, new: cst.Call) -> cst.Call:
+        """``new`` wrapped as black would when its line passes the file's line length."""
+        indent = ""
+        for ancestor in self.region.ancestors(line):
+            if isinstance(ancestor, cst.IndentedBlock):
+                indent = (self.fixes.module.default_indent if ancestor.indent is None else ancestor.indent) + indent
+        return fitted(self.fixes.module, line, indent, creation, new, self.fixes.line_length)
 
     # -- where the temp comes from ---------------------------------------------------
 
@@ -512,6 +660,7 @@ class _AtSource:
         if not self.dominates(assign, self.move.call):
             return None
         value = self.early(assign.value, first, self.region.start[assign], depth + 1)
+        self.substituted = True
         return parenthesized(value) if value is not None else None
 
     def _attribute_assigned(self, attr: str, first: int, last: int) -> bool:
@@ -608,6 +757,38 @@ class _AtSource:
                 args[index] = arg.with_changes(value=directory)
                 return creation.with_changes(args=args)
         return add_keyword(creation, "dir", directory)
+
+
+def _named(node: cst.BaseExpression, callees: Callable[[cst.CSTNode], FrozenSet[str]]) -> bool:
+    """Whether ``node`` is a directory as the code already names it: a literal, a name or
+    attribute (``cache_dir``, ``self.root``), its ``.parent`` or ``dirname()``, or an
+    environment variable (``os.environ["HF_HOME"]``). Anything else would be computed
+    a second time at the creation."""
+    if isinstance(node, cst.SimpleString):
+        return True
+    if isinstance(node, cst.Call):
+        func = node.func
+        spelled = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+        return spelled == "dirname" and len(node.args) == 1 and _dotted_name(node.args[0].value)
+    if isinstance(node, cst.Subscript):
+        index = node.slice[0].slice if len(node.slice) == 1 else None
+        return bool(callees(node.value) & names.ENV_MAPPINGS) and isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString)
+    return _dotted_name(node)
+
+
+def _dotted_name(node: cst.BaseExpression) -> bool:
+    """``a``, ``a.b.c``: read, not computed."""
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return isinstance(node, cst.Name) and not node.lpar
+
+
+def _split(lines: Sequence[cst.EmptyLine]) -> Tuple[List[cst.EmptyLine], List[cst.EmptyLine]]:
+    """A statement's leading lines as (the blank lines before its comments, the rest)."""
+    index = 0
+    while index < len(lines) and lines[index].comment is None:
+        index += 1
+    return list(lines[:index]), list(lines[index:])
 
 
 def _has_bytes(node: cst.CSTNode) -> bool:

@@ -11,7 +11,7 @@ that have a finding, so checking a clean file never pays for them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
 from libcst.metadata import (
@@ -145,7 +145,7 @@ class Names:
             return Reference(existing)
         module, _, obj = qualified.rpartition(".")
         if not module:
-            return Reference(qualified) if self._is_free(qualified, scope) else None
+            return Reference(qualified) if self.is_free(qualified, scope) else None
         spellings: List[Tuple[str, Import, str]] = []
         if "." in module:
             spellings.append((obj, Import(module, obj), obj))
@@ -154,7 +154,7 @@ class Names:
             spellings.append((qualified, Import(module), module))
             spellings.append((obj, Import(module, obj), obj))
         for code, needed, head in spellings:
-            if self._is_free(head, scope):
+            if self.is_free(head, scope):
                 return Reference(code, (needed,))
         return None
 
@@ -189,7 +189,7 @@ class Names:
         return bool(found) and all(q.name == qualified and q.source is QualifiedNameSource.IMPORT for q in found)
 
     @staticmethod
-    def _is_free(name: str, scope: Scope) -> bool:
+    def is_free(name: str, scope: Scope) -> bool:
         """Whether a module-level import of ``name`` would clash with nothing: no
         binding of it where the fix is, nor anywhere at module level."""
         if name in scope:
@@ -242,3 +242,69 @@ def parenthesized(expression: cst.BaseExpression) -> cst.BaseExpression:
     if expression.lpar:
         return expression
     return expression.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+#: Stands for the call being measured while its line is rendered (``line_width``).
+_MARK = "__xdevlint_call__"
+
+
+class _Swap(cst.CSTTransformer):
+    """Replaces one node, found by identity, with another."""
+
+    def __init__(self, old: cst.CSTNode, new: cst.CSTNode) -> None:
+        super().__init__()
+        self.old, self.new = old, new
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> cst.CSTNode:  # type: ignore[override]
+        return self.new if original_node is self.old else updated_node
+
+
+def swapped(tree: cst.CSTNode, old: cst.CSTNode, new: cst.CSTNode) -> cst.CSTNode:
+    """``tree`` with its node ``old`` (by identity) replaced by ``new``."""
+    result = tree.visit(_Swap(old, new))
+    assert isinstance(result, cst.CSTNode)
+    return result
+
+
+def fitted(
+    module: cst.Module, statement: cst.BaseStatement, indent: str, call: cst.Call, new: cst.Call, limit: int
+) -> cst.Call:
+    """``new`` (the rewrite of ``call``, a node of ``statement``) as black would lay it
+    out when its line would pass ``limit`` characters: the arguments on one line of
+    their own inside the parentheses, or, when that line is still too long, one
+    argument per line with a trailing comma. ``indent`` is the statement's own
+    indentation. A call already spread over lines keeps its layout, and so does one
+    that does not start on the statement's first line."""
+    text = module.code_for_node(new)
+    if "\n" in text or "\r" in text or any(arg.star for arg in new.args) or not new.args:
+        return new
+    alone = statement.with_changes(leading_lines=()) if hasattr(statement, "leading_lines") else statement
+    rendered = module.code_for_node(swapped(alone, call, cst.Name(_MARK)))
+    at = rendered.index(_MARK)
+    if rendered.rfind("\n", 0, at) != -1:
+        return new
+    end = min((i for i in (rendered.find("\n", at), rendered.find("\r", at)) if i != -1), default=len(rendered))
+    head, tail = indent + rendered[:at], rendered[at + len(_MARK) : end]
+    if _width(head + text + tail) <= limit:
+        return new
+    step = module.default_indent
+    arguments = [module.code_for_node(arg.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for arg in new.args]
+    one_line = _width(indent + step + ", ".join(arguments)) <= limit
+    inner = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(step))
+    closing = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(""))
+    args: List[cst.Arg] = []
+    for index, arg in enumerate(new.args):
+        last = index == len(new.args) - 1
+        if one_line:
+            comma: Union[cst.Comma, cst.MaybeSentinel] = (
+                cst.MaybeSentinel.DEFAULT if last else cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+            )
+            args.append(arg.with_changes(comma=comma, whitespace_after_arg=closing if last else cst.SimpleWhitespace("")))
+        else:
+            args.append(arg.with_changes(comma=cst.Comma(whitespace_after=closing if last else inner), whitespace_after_arg=cst.SimpleWhitespace("")))
+    return new.with_changes(args=args, whitespace_before_args=inner)
+
+
+def _width(line: str) -> int:
+    """A line's width as ruff's E501 counts it, with a tab four columns wide."""
+    return len(line.expandtabs(4))

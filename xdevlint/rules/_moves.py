@@ -6,6 +6,7 @@ from typing import ClassVar, Dict, FrozenSet, Optional
 
 import libcst as cst
 
+from xdevlint.analysis.lifetime import Analysis, Lifetime
 from xdevlint.analysis.locations import Locations
 from xdevlint.analysis.moves import MoveEffect, verdict
 from xdevlint.fixes.moves import MoveFixes
@@ -33,11 +34,31 @@ class MoveRule(Rule):
 
     _fixes: Optional[MoveFixes] = None
     _module: Optional[cst.Module] = None
+    _lifetimes: Optional[Dict[cst.CSTNode, Lifetime]] = None
 
     def visit_Module(self, node: cst.Module) -> None:
         # Fixes are built only for reported calls, so a clean file never pays for them.
         self._module = node
-        self._fixes = MoveFixes(node, self.value_of, self.context.move_function, self.context.move_function_atomic)
+        self._fixes = MoveFixes(
+            node,
+            self.value_of,
+            self.context.move_function,
+            self.context.move_function_atomic,
+            self.context.line_length,
+            self._leaking,
+        )
+        self._lifetimes = None
+
+    def _leaking(self, creation: cst.Call) -> bool:
+        """Whether XDV201 or XDV203 would report the temp ``creation`` makes (whether or
+        not they are selected: the leak is there either way). The lifetimes are worked
+        out only when a ``dir=`` fix asks, so that files without one never pay for them."""
+        if self._lifetimes is None:
+            assert self._module is not None
+            found = Analysis(self._module, self.value_of).lifetimes()
+            self._lifetimes = {lifetime.temp.creation: lifetime for lifetime in found}
+        lifetime = self._lifetimes.get(creation)
+        return lifetime is not None and (lifetime.leaking or lifetime.never_released)
 
     def visit_Call(self, node: cst.Call) -> None:
         for effect in self.value_of(node).moves:

@@ -43,6 +43,8 @@ class RuleContext:
     #: function is atomic (``move-function-atomic``), which makes its rewrite safe.
     move_function: str = "shutil.move"
     move_function_atomic: bool = False
+    #: The longest line fixed code may make (the file's ruff or black ``line-length``).
+    line_length: int = 88
 
 
 class Rule(cst.BatchableCSTVisitor):

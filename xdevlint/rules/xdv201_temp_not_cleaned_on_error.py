@@ -9,6 +9,9 @@ import libcst as cst
 from xdevlint.analysis.lifetime import DIRECTORY, DIRECTORY_OBJECT, FILE_OBJECT, Lifetime, LifetimeProvider, Temp
 from xdevlint.analysis.locations import Locations
 from xdevlint.analysis.provenance import ProvenanceProvider
+from libcst.metadata import GlobalScope
+
+from xdevlint.fixes.syntax import Names, Reference, Region
 from xdevlint.model import Applicability, Fix, Import, Replacement
 from xdevlint.rules.rule import Rule, snippet
 from xdevlint.stages.scan import Scan
@@ -133,7 +136,12 @@ class TempNotCleanedOnError(Rule):
     (the move had succeeded) is ignored.
 
     Where no handler sees the exception, the fix wraps the statements after the
-    creation in `try: ... except BaseException: <removal>; raise`. This fix is unsafe:
+    creation, from the first that can fail while the temp exists to the last, in
+    `try: ... except BaseException: <removal>; raise` (a `try` among them gets the
+    clause itself). When a `try` around the creation already removes the temp in one of
+    its handlers, that `try` gets the `except BaseException` clause instead (guarded,
+    with the name bound to None before it), so no error removes the temp twice; no
+    fix is offered when some of those errors are raised outside it. This fix is unsafe:
     it also removes the temp on `KeyboardInterrupt` and for errors the code may have
     meant to leave the file behind for (inspection after a crash), and it re-indents
     the wrapped statements. No fix is offered when those statements are not in one
@@ -156,6 +164,7 @@ class TempNotCleanedOnError(Rule):
     def __init__(self, context: object) -> None:
         super().__init__(context)  # type: ignore[arg-type]
         self.module: Optional[cst.Module] = None
+        self._names: Optional[Names] = None
 
     @classmethod
     def may_apply(cls, scan: Scan, locations: Locations) -> bool:
@@ -163,6 +172,7 @@ class TempNotCleanedOnError(Rule):
 
     def visit_Module(self, node: cst.Module) -> None:
         self.module = node
+        self._names = None
 
     def visit_Call(self, node: cst.Call) -> None:
         lifetime: Optional[Lifetime] = self.get_metadata(LifetimeProvider, node, None)
@@ -197,19 +207,54 @@ class TempNotCleanedOnError(Rule):
             return None
         temp = lifetime.temp
         if lifetime.handler_fixes:
-            replacements, imports = self.handler_replacements(temp, lifetime)
+            handled = self.handler_replacements(temp, lifetime)
+            if handled is None:
+                return None
+            replacements, imports = handled
             return Fix(Applicability.SAFE, self.FIX_TITLE + " (in the `except` clause)", tuple(replacements), imports)
+        if lifetime.extend is not None:
+            return self.extended(temp, *lifetime.extend)
         if lifetime.wrap is not None:
             block, first, last = lifetime.wrap
-            cleanup, imports = self.cleanup(temp, guard=False)
-            new_block = self.wrapped(block, first, last, cleanup)
-            return Fix(
-                Applicability.UNSAFE, self.FIX_TITLE + " (`try/except BaseException`)",
-                (Replacement(block, new_block),), imports,
-            )
+            made = self.cleanup(temp, guard=False)
+            if made is None:
+                return None
+            cleanup, imports = made
+            origins = [leak.origin for leak in lifetime.leaks if leak.handler is None]
+            new_block, extended = self.wrapped(block, first, last, cleanup, origins)
+            how = "an `except BaseException` clause on the `try`" if extended else "`try/except BaseException`"
+            return Fix(Applicability.UNSAFE, f"{self.FIX_TITLE} ({how})", (Replacement(block, new_block),), imports)
         return None
 
-    def handler_replacements(self, temp: Temp, lifetime: Lifetime) -> Tuple[List[Replacement], Tuple[Import, ...]]:
+    def extended(self, temp: Temp, node: cst.Try, block: cst.IndentedBlock) -> Optional[Fix]:
+        """An ``except BaseException`` clause on the enclosing ``try`` one of whose handlers
+        removes the temp already: each exception goes to one handler, so the temp is removed
+        once. The temp may not exist yet there, so the removal is guarded, and the name bound
+        to None right before the ``try`` unless the statement there does it already (one
+        further up might be rebound in between)."""
+        if not _extensible(node):
+            return None
+        made = self.cleanup(temp, guard=True)
+        if made is None:
+            return None
+        cleanup, imports = made
+        handler = cst.ExceptHandler(
+            type=cst.Name("BaseException"),
+            body=cst.IndentedBlock(body=[cleanup, self.statement("raise")]),
+        )
+        new_try = node.with_changes(handlers=[*node.handlers, handler])
+        title = f"{self.FIX_TITLE} (an `except BaseException` clause on the `try`)"
+        statements = list(block.body)
+        number = statements.index(node)
+        if number and _binds_none(statements[number - 1], temp.handle):  # the safe fix's, or the author's
+            return Fix(Applicability.UNSAFE, title, (Replacement(node, new_try),), imports)
+        initial = self.statement(f"{temp.handle} = None").with_changes(leading_lines=node.leading_lines)
+        body: List[cst.BaseStatement] = []
+        for statement in block.body:
+            body.extend((initial, new_try.with_changes(leading_lines=())) if statement is node else (statement,))
+        return Fix(Applicability.UNSAFE, title, (Replacement(block, block.with_changes(body=body)),), imports)
+
+    def handler_replacements(self, temp: Temp, lifetime: Lifetime) -> Optional[Tuple[List[Replacement], Tuple[Import, ...]]]:
         by_try: Dict[cst.CSTNode, List[Tuple[cst.ExceptHandler, Optional[Tuple[cst.Try, cst.IndentedBlock]]]]] = {}
         for handler, guard in lifetime.handler_fixes:
             by_try.setdefault(guard[0] if guard is not None else handler, []).append((handler, guard))
@@ -217,7 +262,11 @@ class TempNotCleanedOnError(Rule):
         replacements: List[Replacement] = []
         for key, fixes in by_try.items():
             where = fixes[0][1]
-            cleanup, imports = self.cleanup(temp, guard=where is not None)
+            made = self.cleanup(temp, guard=where is not None)
+            if made is None:
+                return None
+            cleanup, needed = made
+            imports = tuple(dict.fromkeys((*imports, *needed)))
             if where is None:
                 (handler, _), = fixes
                 replacements.append(Replacement(handler, _prepend(handler, cleanup)))
@@ -241,36 +290,119 @@ class TempNotCleanedOnError(Rule):
         assert isinstance(parsed, cst.SimpleStatementLine)
         return parsed
 
-    def cleanup(self, temp: Temp, guard: bool) -> Tuple[cst.BaseStatement, Tuple[Import, ...]]:
+    def spelled(self, qualified: str, at: cst.CSTNode) -> Optional[Reference]:
+        """``qualified`` as the code at ``at`` can call it: through an import that binds it
+        already (``import os.path``, ``from os import unlink``, ``import os as _os``), else
+        with the import to add; None when every spelling would clash with a name."""
+        assert self.module is not None
+        if self._names is None:
+            self._names = Names(self.module)
+        statement = None
+        if isinstance(self._names.scope_of(at), GlobalScope):
+            statement = next(i for i, s in enumerate(self.module.body) if _holds(s, at))
+        return self._names.reference(qualified, at, statement)
+
+    def cleanup(self, temp: Temp, guard: bool) -> Optional[Tuple[cst.BaseStatement, Tuple[Import, ...]]]:
         assert self.module is not None
         newline, indent, name = self.module.default_newline, self.module.default_indent, temp.handle
-        imports: Tuple[Import, ...]
+        imports: Tuple[Import, ...] = ()
         if temp.kind == DIRECTORY_OBJECT:
-            lines, imports = [f"{name}.cleanup()"], ()
+            lines = [f"{name}.cleanup()"]
         elif temp.kind == DIRECTORY:
-            lines, imports = [f"shutil.rmtree({name}, ignore_errors=True)"], (Import("shutil"),)
+            rmtree = self.spelled("shutil.rmtree", temp.creation)
+            if rmtree is None:
+                return None
+            lines, imports = [f"{rmtree.code}({name}, ignore_errors=True)"], rmtree.imports
         elif temp.is_path:
-            lines, imports = [f"{name}.unlink(missing_ok=True)"], ()
+            lines = [f"{name}.unlink(missing_ok=True)"]
         else:
             path = f"{name}.name" if temp.kind == FILE_OBJECT else name
-            lines = ["with contextlib.suppress(FileNotFoundError):", f"{indent}os.unlink({path})"]
-            imports = (Import("contextlib"), Import("os"))
+            suppress = self.spelled("contextlib.suppress", temp.creation)
+            unlink = self.spelled("os.unlink", temp.creation)
+            if suppress is None or unlink is None:
+                return None
+            lines = [f"with {suppress.code}(FileNotFoundError):", f"{indent}{unlink.code}({path})"]
+            imports = (*suppress.imports, *unlink.imports)
         if guard:
             lines = [f"if {name} is not None:", *(indent + line for line in lines)]
         code = newline.join(lines) + newline
         return cst.parse_statement(code, config=self.module.config_for_parsing), imports
 
-    def wrapped(self, block: cst.IndentedBlock, first: int, last: int, cleanup: cst.BaseStatement) -> cst.IndentedBlock:
+    def wrapped(
+        self, block: cst.IndentedBlock, first: int, last: int, cleanup: cst.BaseStatement, origins: Sequence[cst.CSTNode]
+    ) -> Tuple[cst.IndentedBlock, bool]:
+        """``block`` with the statements ``first..last`` (after the creation) removing the
+        temp on any exception: a ``try`` among them whose body holds leaks gets an
+        ``except BaseException`` clause of its own (after its handlers, before its
+        ``finally``); the other leaking statements are wrapped in a new ``try``, run by run,
+        each from its first statement that can leak to its last, so that no ``try`` is nested in another and no path removes the temp twice.
+        Whether an existing ``try`` was extended is the second value."""
+        region = Region(block)
         statements = list(block.body)
-        inner = statements[first:last + 1]
-        leading: Sequence[cst.EmptyLine] = getattr(inner[0], "leading_lines")  # every statement class has them
-        inner[0] = inner[0].with_changes(leading_lines=())
         handler = cst.ExceptHandler(
             type=cst.Name("BaseException"),
             body=cst.IndentedBlock(body=[cleanup, self.statement("raise")]),
         )
-        node = cst.Try(body=cst.IndentedBlock(body=inner), handlers=[handler], leading_lines=leading)
-        return block.with_changes(body=[*statements[:first], node, *statements[last + 1:]])
+        extended: Dict[int, cst.BaseStatement] = {}
+        for number in range(first, last + 1):
+            node = statements[number]
+            inside = [o for o in origins if o in region and region.contains(node, o)]
+            if isinstance(node, cst.Try) and _extensible(node) and inside and all(region.contains(node.body, o) for o in inside):
+                extended[number] = node.with_changes(handlers=[*node.handlers, handler])
+        # Each run of statements between extended ``try``s is wrapped from its first leak to its last.
+        result: List[cst.BaseStatement] = list(statements[:first])
+        number = first
+        while number <= last:
+            if number in extended:
+                result.append(extended[number])
+                number += 1
+                continue
+            end = number
+            while end + 1 <= last and end + 1 not in extended:
+                end += 1
+            leaking = [n for n in range(number, end + 1) if any(region.contains(statements[n], o) for o in origins if o in region)]
+            if leaking:
+                start, stop = leaking[0], leaking[-1]
+                result.extend(statements[number:start])  # they cannot fail while the temp is live
+                inner = statements[start:stop + 1]
+                leading: Sequence[cst.EmptyLine] = getattr(inner[0], "leading_lines")  # every statement class has them
+                inner[0] = inner[0].with_changes(leading_lines=())
+                result.append(cst.Try(body=cst.IndentedBlock(body=inner), handlers=[handler], leading_lines=leading))
+                result.extend(statements[stop + 1:end + 1])
+            else:
+                result.extend(statements[number:end + 1])
+            number = end + 1
+        result.extend(statements[last + 1:])
+        return block.with_changes(body=result), bool(extended)
+def _binds_none(statement: cst.BaseStatement, name: str) -> bool:
+    """``name = None`` alone on its line."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    assign = statement.body[0]
+    return (
+        isinstance(assign, cst.Assign)
+        and len(assign.targets) == 1
+        and isinstance(assign.targets[0].target, cst.Name)
+        and assign.targets[0].target.value == name
+        and isinstance(assign.value, cst.Name)
+        and assign.value.value == "None"
+    )
+
+
+def _extensible(node: cst.Try) -> bool:
+    """Whether an ``except BaseException`` clause can join ``node``'s handlers: none of
+    them is bare (a bare ``except:`` must come last) or catches everything already."""
+    return all(h.type is not None and not (isinstance(h.type, cst.Name) and h.type.value == "BaseException") for h in node.handlers)
+
+
+def _holds(statement: cst.CSTNode, node: cst.CSTNode) -> bool:
+    stack = [statement]
+    while stack:
+        current = stack.pop()
+        if current is node:
+            return True
+        stack.extend(current.children)
+    return False
 
 
 def _prepend(handler: cst.ExceptHandler, statement: cst.BaseStatement) -> cst.ExceptHandler:
