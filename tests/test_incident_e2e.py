@@ -104,8 +104,10 @@ def test_incident_before_and_after_fix(tmp_path: Path, staging: Path) -> None:
     assert fixed.returncode in (0, 1), fixed.stderr
     assert "XDV101" in fixed.stdout and "fixed" in fixed.stdout
     source = worker.read_text()
-    assert "os.rename(tmp_path, final_path)" in source  # now a same-directory rename
-    assert "tempfile.mkstemp(suffix=\".shard\", dir=" in source
+    # The temp leaks when a write fails, so staging it in the cache (dir=) would leave the
+    # leak there for good: the safe fix is the configured atomic move helper.
+    assert "safe_move(tmp_path, final_path)" in source and "os.rename(tmp_path" not in source
+    assert "from xdevlint.safemove import safe_move" in source
     compile(source, str(worker), "exec")
 
     after = _run_worker(worker, staging, tmp_path / "cache-after")
