@@ -28,11 +28,15 @@ else:  # pragma: no cover - exercised on older interpreters
 
 DEFAULT_EXCLUDE: Tuple[str, ...] = (
     ".git", ".hg", ".venv", "venv", ".tox", ".nox", "build", "dist", "__pycache__", "node_modules",
+    # installed and generated code, as ruff excludes it (a virtualenv of any name is
+    # recognised by its pyvenv.cfg in discovery)
+    "site-packages", ".eggs", ".direnv", ".mypy_cache", ".pytest_cache", ".ruff_cache",
 )
 DEFAULT_MOVE_FUNCTION = "shutil.move"
 LOCATION_KEYS = ("env", "names", "paths", "calls")
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude")
-ALLOWED_KEYS = (*_LIST_KEYS, "per-file-ignores", "move-function", "move-function-atomic", "locations")
+_BOOL_KEYS = ("move-function-atomic", "respect-gitignore")
+ALLOWED_KEYS = (*_LIST_KEYS, "per-file-ignores", "move-function", *_BOOL_KEYS, "locations")
 
 
 class ConfigError(Exception):
@@ -57,6 +61,8 @@ class Config:
     extend_exclude: Tuple[str, ...] = ()
     move_function: str = DEFAULT_MOVE_FUNCTION
     move_function_atomic: bool = False
+    #: Skip files that .gitignore, .git/info/exclude or git's global excludes ignore.
+    respect_gitignore: bool = True
     locations: Locations = field(default_factory=Locations)
 
     @property
@@ -153,10 +159,11 @@ def from_table(table: Mapping[str, Any], source: Optional[Path]) -> Config:
         values["per_file_ignores"] = _per_file_ignores(table["per-file-ignores"], where)
     if "move-function" in table:
         values["move_function"] = _dotted(table["move-function"], where, "move-function")
-    if "move-function-atomic" in table:
-        if not isinstance(table["move-function-atomic"], bool):
-            raise ConfigError(where, "move-function-atomic", "expected true or false")
-        values["move_function_atomic"] = table["move-function-atomic"]
+    for key in _BOOL_KEYS:
+        if key in table:
+            if not isinstance(table[key], bool):
+                raise ConfigError(where, key, "expected true or false")
+            values[key.replace("-", "_")] = table[key]
     if "locations" in table:
         values["locations"] = _locations(table["locations"], where)
     root = source.parent.resolve() if source else Path.cwd()

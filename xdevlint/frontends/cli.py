@@ -70,6 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ignore", type=_codes, metavar="CODES", help="comma-separated rule codes or prefixes to disable")
     parser.add_argument("--exclude", type=lambda v: [p for p in v.split(",") if p], metavar="GLOBS", help="replace the excluded paths")
     parser.add_argument("--extend-exclude", type=lambda v: [p for p in v.split(",") if p], metavar="GLOBS", help="exclude these paths too")
+    parser.add_argument(
+        "--respect-gitignore", action=argparse.BooleanOptionalAction, default=None,
+        help="skip files git ignores (.gitignore, .git/info/exclude, global excludes; default: on)",
+    )
     parser.add_argument("--force-exclude", action="store_true", help="apply excludes to paths given by name, too (for pre-commit)")
     parser.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     parser.add_argument("--stdin-filename", metavar="NAME", help="the name of the file read from stdin")
@@ -115,6 +119,8 @@ def _overrides(args: argparse.Namespace) -> Dict[str, Any]:
                 if not registry.is_known_selector(code):
                     raise ConfigError(f"--{option.replace('_', '-')}", code, "unknown rule selector; see `xdevlint rules`")
             overrides[option] = tuple(value)
+    if args.respect_gitignore is not None:
+        overrides["respect_gitignore"] = args.respect_gitignore
     for option in ("exclude", "extend_exclude"):
         value = getattr(args, option)
         if value is not None:
@@ -134,6 +140,8 @@ def check(args: argparse.Namespace, stdin: TextIO, fixing: Optional["FixRun"] = 
     edits = args.format in ("json", "sarif")  # the formats that print a fix's edits
     paths = tuple(args.paths) or (STDIN,) if args.stdin_filename and not args.paths else tuple(args.paths) or (".",)
     found = list(discover(paths, resolver.for_path, force_exclude=args.force_exclude))
+    if not found:  # as ruff: a run that checked nothing should not look like a clean one
+        sys.stderr.write("warning: No Python files found under the given path(s)\n")
     if fixing is not None and not fixing.diff:
         # Every configuration is read before the first file is written: a broken one
         # found midway would otherwise stop a run that already rewrote half the tree.
