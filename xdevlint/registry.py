@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # the gates get a Scan; this module need not import its machi
     from xdevlint.stages.scan import Scan
 
 __all__ = [
-    "ANALYSIS_ERROR_CODE", "ANALYSIS_ERROR_NAME", "ENGINE_CODES", "PREFIX", "SPECS", "RuleSpec",
+    "ANALYSIS_ERROR_CODE", "ANALYSIS_ERROR_NAME", "ENGINE_CODES", "PREFIX", "SPECS", "UNUSED_NOQA_CODE", "RuleSpec",
     "by_code", "documented", "documentation_for", "engine_code_selected", "is_known_selector", "known_codes", "matches", "select", "select_specs",
     "spec_for",
 ]
@@ -89,10 +89,12 @@ SPECS: Tuple[RuleSpec, ...] = (
 )
 
 #: Codes the engine reports itself, not a rule's visitor: a file it could not check
-#: (XDV000). Each has a documentation
+#: (XDV000) and a ``# noqa`` that suppresses nothing (XDV001). Each has a documentation
 #: class, in the module named here, and is selected and ignored as any code.
+UNUSED_NOQA_CODE = "XDV001"
 ENGINE_CODES: Tuple[Tuple[str, str, str, str], ...] = (
     (ANALYSIS_ERROR_CODE, ANALYSIS_ERROR_NAME, "xdv000_analysis_error", "AnalysisError"),
+    (UNUSED_NOQA_CODE, "unused-noqa", "xdv001_unused_noqa", "UnusedNoqa"),
 )
 
 _LOADED: Dict[str, Type["Rule"]] = {}

@@ -119,6 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
     fixing.add_argument("--diff", action="store_true", help="print the fixes as a unified diff and write nothing; exit 1 if any file would change")
     fixing.add_argument("--show-fixes", action="store_true", help="after fixing, list what was fixed in each file")
     fixing.add_argument(
+        "--add-noqa", action="store_true",
+        help="add a `# noqa: CODE` comment for each finding (rewriting files in place) and exit",
+    )
+    fixing.add_argument(
         "--vendor-safemove", metavar="PATH",
         help="write xdevlint.safemove into PATH (a package directory, as _safemove.py, or a .py file) and exit",
     )
@@ -334,6 +338,8 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None, 
     from xdevlint.fixing import FixRun
     from xdevlint.frontends.report import reporter, statistics_reporter, write_atomically
 
+    if args.add_noqa and (args.fix or args.diff or args.paths == ["-"] or args.stdin_filename):
+        parser.error("--add-noqa rewrites files: it cannot be combined with --fix, --diff or stdin")
     fixing = FixRun(unsafe=args.unsafe_fixes, diff=args.diff) if args.fix or args.diff else None
     try:
         results = check(args, stdin or sys.stdin, fixing)
@@ -342,6 +348,8 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None, 
         return EXIT_ERROR
     if fixing is not None and (args.diff or fixing.stdin_output is not None):
         return _fix_output(args, fixing, results, out)
+    if args.add_noqa:
+        return add_noqa(results, args.quiet)
     report = statistics_reporter(args.format) if args.statistics else _styled(reporter(args.format), args)
     if args.output_file:
         buffer = io.StringIO()
@@ -402,6 +410,33 @@ def _fix_output(args: argparse.Namespace, fixing: "FixRun", results: List["FileR
     if args.exit_zero:
         return EXIT_CLEAN
     return EXIT_FINDINGS if remaining else EXIT_CLEAN
+
+
+def add_noqa(results: Sequence["FileResult"], quiet: bool) -> int:
+    """``--add-noqa``: write the comments, file by file, each atomically; a file changed
+    since it was checked is left alone."""
+    from xdevlint.fixes.apply import apply_text
+    from xdevlint.fixes.noqa import noqa_edits
+    from xdevlint.fixes.writer import WriteError, write_fixed
+
+    added = 0
+    status = EXIT_CLEAN
+    for result in results:
+        if not result.findings or result.source is None:
+            continue
+        edits, count = noqa_edits(result.source, result.findings)
+        if not edits:
+            continue
+        try:
+            write_fixed(result.path, result.source, apply_text(result.source, edits))
+        except WriteError as error:
+            sys.stderr.write(f"xdevlint: error: {result.path}: {error}\n")
+            status = EXIT_ERROR
+            continue
+        added += count
+    if not quiet:
+        sys.stderr.write(f"Added {added} noqa directive{'s' if added != 1 else ''}.\n")
+    return status
 
 
 def vendor_safemove(path: str, out: TextIO) -> int:
