@@ -16,7 +16,7 @@ import os
 import stat
 import subprocess
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterator, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Iterator, Optional, Set, Tuple
 
 from xdevlint.config import Config
 

@@ -13,7 +13,6 @@ must never make a file worse.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import libcst as cst

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import inspect
 import io
 import re
 import tokenize
 from dataclasses import dataclass
-from typing import ClassVar, Collection, Dict, List, Optional, Tuple
+from typing import ClassVar, Collection, List, Optional, Tuple
 
 import libcst as cst
 from libcst.metadata import ProviderT
