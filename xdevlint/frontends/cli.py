@@ -61,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="xdevlint",
         usage="xdevlint [check] [OPTIONS] [PATH ...]\n       xdevlint rule CODE|--all [--output-format json]\n"
-        "       xdevlint rules [--output-format json]",
+        "       xdevlint rules [--output-format json]\n       xdevlint doctor [--output-format json]",
         description="Find file moves that break across mount points (EXDEV). "
         "`xdevlint check` (or plain `xdevlint`) checks files; `xdevlint rules` lists the rules, "
         "`xdevlint rule CODE` explains one.",
@@ -301,6 +301,29 @@ def list_rules(argv: Sequence[str], out: TextIO) -> int:
     return EXIT_CLEAN
 
 
+def doctor(argv: Sequence[str], out: TextIO) -> int:
+    """``xdevlint doctor``: the configured locations on this machine, and the pairs of
+    them a rename cannot cross here."""
+    parser = _Parser(prog="xdevlint doctor", description="Where the configured locations are on this machine, "
+                     "and between which of them a rename fails with EXDEV here.")
+    parser.add_argument("--config", metavar="FILE", type=Path, help="the configuration whose locations to resolve")
+    parser.add_argument("--isolated", action="store_true", help="the built-in locations only")
+    parser.add_argument(
+        "--output-format", "--format", dest="format", choices=("text", "json"), default="text", help="(default: text)"
+    )
+    args = parser.parse_args(argv)
+    from xdevlint.config import ConfigError, ConfigResolver
+    from xdevlint.frontends.doctor import places, report
+
+    try:
+        config = ConfigResolver(args.config, isolated=args.isolated).for_path(os.path.join(os.getcwd(), "x.py"))
+    except ConfigError as error:
+        sys.stderr.write(f"xdevlint: error: {error}\n")
+        return EXIT_ERROR
+    report(places(config.locations), out, args.format)
+    return EXIT_CLEAN
+
+
 def _rule_entry(documented: Any, explanation: bool) -> Dict[str, Any]:
     """A code as JSON, in the shape of ``ruff rule --output-format json``."""
     from xdevlint.rules.documented import markdown
@@ -326,6 +349,8 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None, 
         return explain(argv[1:], out)
     if argv[:1] == ["rules"]:
         return list_rules(argv[1:], out)
+    if argv[:1] == ["doctor"]:
+        return doctor(argv[1:], out)
     if argv[:1] == ["check"]:
         argv = argv[1:]
     parser = build_parser()
