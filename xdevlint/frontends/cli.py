@@ -61,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="xdevlint",
         usage="xdevlint [check] [OPTIONS] [PATH ...]\n       xdevlint rule CODE|--all [--output-format json]\n"
-        "       xdevlint rules [--output-format json]\n       xdevlint doctor [--output-format json]",
+        "       xdevlint rules [--output-format json]\n       xdevlint doctor [--output-format json]\n"
+        "       xdevlint server",
         description="Find file moves that break across mount points (EXDEV). "
         "`xdevlint check` (or plain `xdevlint`) checks files; `xdevlint rules` lists the rules, "
         "`xdevlint rule CODE` explains one.",
@@ -324,6 +325,18 @@ def doctor(argv: Sequence[str], out: TextIO) -> int:
     return EXIT_CLEAN
 
 
+def language_server(argv: Sequence[str]) -> int:
+    """``xdevlint server``: a Language Server on stdin and stdout (needs ``xdevlint[server]``)."""
+    _Parser(prog="xdevlint server", description="A Language Server (LSP) on stdin and stdout, for editors.").parse_args(argv)
+    try:
+        from xdevlint.frontends.server import serve
+    except ImportError as error:
+        sys.stderr.write(f"xdevlint: error: the server needs pygls ({error}); install `xdevlint[server]`\n")
+        return EXIT_ERROR
+    serve()
+    return EXIT_CLEAN
+
+
 def _rule_entry(documented: Any, explanation: bool) -> Dict[str, Any]:
     """A code as JSON, in the shape of ``ruff rule --output-format json``."""
     from xdevlint.rules.documented import markdown
@@ -351,6 +364,8 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None, 
         return list_rules(argv[1:], out)
     if argv[:1] == ["doctor"]:
         return doctor(argv[1:], out)
+    if argv[:1] == ["server"]:
+        return language_server(argv[1:])
     if argv[:1] == ["check"]:
         argv = argv[1:]
     parser = build_parser()
@@ -487,7 +502,8 @@ def run() -> None:
     """Console-script entry point."""
     try:
         code = main()
-        sys.stdout.flush()
+        if not sys.stdout.closed:  # the language server closes it when the client says exit
+            sys.stdout.flush()
     except BrokenPipeError:
         # The reader went away (`xdevlint | head`): stop quietly, as grep would.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
