@@ -19,7 +19,7 @@ from xdevlint.model import ANALYSIS_ERROR_CODE, Applicability, FileResult, Findi
 from xdevlint.registry import UNUSED_NOQA_CODE, RuleSpec
 from xdevlint.stages.scan import Scan
 from xdevlint.stages.source import DecodeError, decode
-from xdevlint.stages.suppress import Comments, comments, unsuppressed, unused_codes
+from xdevlint.stages.suppress import NO_COMMENTS, Comments, comments, unsuppressed, unused_codes
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -119,7 +119,13 @@ def _lint(
     edits: bool,
     tree: Optional[ast.AST] = None,
 ) -> Tuple[Tuple[Finding, ...], Optional["cst.Module"]]:
-    found = comments(text)
+    # Tokenizing for comments costs more than the cheap scan: at first only when a
+    # comment may concern xdevlint itself (a file-level noqa, an XDV code); a bare or
+    # other tool's noqa only matters once there are findings to suppress.
+    lowered = text.lower()
+    may_noqa = "noqa" in lowered
+    early = may_noqa and ("xdevlint" in lowered or "xdv" in lowered)
+    found = comments(text) if early else NO_COMMENTS
     if found.file_suppressed:
         return (), None
     selected: Rules = config.specs_for(path) if rules is None else rules
@@ -143,6 +149,8 @@ def _lint(
     findings, module = analyse(source, text, scan.tree, path, config, classes, refused, edits)
     if not noqa:
         return tuple(sorted(findings)), module
+    if findings and may_noqa and not early:
+        found = comments(text)
     if any(f.code == ANALYSIS_ERROR_CODE for f in findings):
         judged = []  # a file that was not checked proves no noqa unused
     return _unused_noqa(path, text, found, findings, judged), module

@@ -70,11 +70,15 @@ class Comments:
         return [directive for directive in self.noqa if directive.first <= line <= directive.last]
 
 
+#: A file without suppression comments.
+NO_COMMENTS = Comments(False, (), ())
+
+
 def comments(text: str) -> Comments:
     """Read the file's comment tokens. A file the tokenizer stops on (an unclosed
     bracket) keeps the comments before that point; the rest count as nothing."""
     if "noqa" not in text.lower():
-        return Comments(False, (), ())
+        return NO_COMMENTS
     found, ranges = _tokens(text)
     file_suppressed = False
     file_codes: List[str] = []
