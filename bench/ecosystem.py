@@ -1,6 +1,6 @@
 """The ecosystem check: xdevlint's findings on pinned real packages and the stdlib, each reviewed.
 
-Accuracy is judged on real code (DESIGN.md, "Decisions"), as in ruff's ecosystem check.
+Accuracy is judged on real code (docs/DESIGN.md, "Decisions"), as in ruff's ecosystem check.
 This downloads pinned wheels from PyPI (`pip download --no-deps`: the packages' own sources,
 no dependency trees), unpacks them beside a copy of the running interpreter's standard
 library, runs xdevlint over that corpus and writes one stable line per finding to
@@ -408,7 +408,7 @@ its source:
   empty file, unreachable code, a temp that a finalizer removes later);
 - `false`: the rule is wrong about this code (the temp is removed on every path that can
   fail in practice, the handler is narrow or shows the error, ...) or its contract in
-  DESIGN.md / SAFEMOVE.md says not to flag it.
+  docs/DESIGN.md / docs/SAFEMOVE.md says not to flag it.
 
 Precision is (true + arguable) / reviewed. Edit only the verdict and reason cells (a `|`
 inside a reason is written `\\|`); `python bench/ecosystem.py --update-review` adds rows for

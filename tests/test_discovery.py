@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 from typing import List, Optional, Tuple
 
@@ -45,7 +46,10 @@ def test_default_excludes(tmp_path: Path, monkeypatch, excluded: str) -> None:
 
 
 def test_the_default_list_is_the_issues(tmp_path: Path) -> None:
-    assert set(DEFAULT_EXCLUDE) == {".git", ".hg", ".venv", "venv", ".tox", ".nox", "build", "dist", "__pycache__", "node_modules"}
+    assert set(DEFAULT_EXCLUDE) == {
+        ".git", ".hg", ".venv", "venv", ".tox", ".nox", "build", "dist", "__pycache__", "node_modules",
+        "site-packages", ".eggs", ".direnv", ".mypy_cache", ".pytest_cache", ".ruff_cache",
+    }
 
 
 def test_exclude_by_name_and_path_globs(tmp_path: Path, monkeypatch) -> None:
@@ -106,3 +110,108 @@ def test_stdin_filename_alone_reads_stdin(tmp_path: Path) -> None:
 def test_stdin_without_a_name_is_dash(tmp_path: Path) -> None:
     completed = run("--format", "json", "-", cwd=tmp_path, stdin=MOVE.encode())
     assert [(i["path"], i["code"]) for i in findings(completed)] == [("-", "XDV101")]
+
+
+# -- what git ignores, virtualenvs, nothing found ---------------------------------------
+
+
+def git_env(home: Path) -> dict:
+    """A HOME of the test's own, so the user's global git configuration cannot leak in."""
+    return {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"), "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+def git_init(root: Path, home: Path) -> None:
+    env = {**os.environ, **git_env(home)}
+    subprocess.run(["git", "init", "-q", str(root)], check=True, env=env)
+
+
+def checked(completed: subprocess.CompletedProcess) -> List[str]:
+    return sorted({item["path"] for item in findings(completed)})
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A git repository with ignored files at several levels, and a HOME beside it."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    git_init(root, tmp_path / "home")
+    touch(root, "kept.py", "generated.py", "out/x.py", "pkg/kept.py", "pkg/local.py", "pkg/sub/keep_me.py", "pkg/sub/drop.py",
+          "secret.py", "logs/a.py")
+    (root / ".gitignore").write_text("generated.py\nout/\n# a comment\nlogs\n")
+    (root / "pkg" / ".gitignore").write_text("local.py\nsub/*.py\n!sub/keep_me.py\n")
+    (root / ".git" / "info" / "exclude").write_text("secret.py\n")
+    return root
+
+
+def test_gitignore_files_and_info_exclude_are_honoured(repo: Path) -> None:
+    completed = run("--format", "json", "--select", "XDV101", ".", cwd=repo, env=git_env(repo.parent / "home"))
+    assert checked(completed) == ["kept.py", "pkg/kept.py", "pkg/sub/keep_me.py"]
+
+
+def test_gitignore_applies_below_a_subdirectory_named_on_the_command_line(repo: Path) -> None:
+    completed = run("--format", "json", "--select", "XDV101", "pkg", cwd=repo, env=git_env(repo.parent / "home"))
+    assert checked(completed) == ["pkg/kept.py", "pkg/sub/keep_me.py"]
+    completed = run("--format", "json", "--select", "XDV101", ".", cwd=repo / "pkg", env=git_env(repo.parent / "home"))
+    assert checked(completed) == ["kept.py", "sub/keep_me.py"]
+
+
+def test_global_excludes_file(repo: Path) -> None:
+    home = repo.parent / "home"
+    (home / ".config" / "git").mkdir(parents=True)
+    (home / ".config" / "git" / "ignore").write_text("kept.py\n")  # git's default place for it
+    completed = run("--format", "json", "--select", "XDV101", ".", cwd=repo, env=git_env(home))
+    assert checked(completed) == ["pkg/sub/keep_me.py"]
+    # core.excludesFile, when set, replaces the default place
+    (home / "mine").write_text("pkg/\n")
+    (home / ".gitconfig").write_text("[core]\n\texcludesFile = ~/mine\n")
+    completed = run("--format", "json", "--select", "XDV101", ".", cwd=repo, env=git_env(home))
+    assert checked(completed) == ["kept.py"]
+
+
+def test_respect_gitignore_can_be_turned_off(repo: Path) -> None:
+    env = git_env(repo.parent / "home")
+    every = ["generated.py", "kept.py", "logs/a.py", "out/x.py", "pkg/kept.py", "pkg/local.py", "pkg/sub/drop.py",
+             "pkg/sub/keep_me.py", "secret.py"]
+    assert checked(run("--format", "json", "--select", "XDV101", "--no-respect-gitignore", ".", cwd=repo, env=env)) == every
+    (repo / "pyproject.toml").write_text("[tool.xdevlint]\nrespect-gitignore = false\n")
+    assert checked(run("--format", "json", "--select", "XDV101", ".", cwd=repo, env=env)) == every
+    assert checked(run("--format", "json", "--select", "XDV101", "--respect-gitignore", ".", cwd=repo, env=env)) == [
+        "kept.py", "pkg/kept.py", "pkg/sub/keep_me.py"
+    ]
+
+
+def test_gitignore_outside_a_repository_means_nothing(tmp_path: Path) -> None:
+    """git reads .gitignore only inside a repository; so does ruff, and so does xdevlint."""
+    touch(tmp_path, "a.py", "b.py")
+    (tmp_path / ".gitignore").write_text("a.py\n")
+    assert checked(run("--format", "json", "--select", "XDV101", ".", cwd=tmp_path, env=git_env(tmp_path))) == ["a.py", "b.py"]
+
+
+def test_a_file_named_explicitly_is_checked_unless_force_exclude(repo: Path) -> None:
+    env = git_env(repo.parent / "home")
+    assert checked(run("--format", "json", "--select", "XDV101", "generated.py", "pkg/local.py", cwd=repo, env=env)) == [
+        "generated.py", "pkg/local.py"
+    ]
+    completed = run("--format", "json", "--force-exclude", "generated.py", "pkg/local.py", "pkg/kept.py", cwd=repo, env=env)
+    assert checked(completed) == ["pkg/kept.py"]
+
+
+def test_a_virtualenv_of_any_name_is_skipped(tmp_path: Path) -> None:
+    touch(tmp_path, "app.py", "myenv/lib/python3.11/packages/mod.py", "tools/env2/bin/x.py")
+    (tmp_path / "myenv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (tmp_path / "tools" / "env2" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    assert checked(run("--format", "json", "--select", "XDV101", ".", cwd=tmp_path)) == ["app.py"]
+    # named on the command line, it is walked: the user asked for it
+    assert checked(run("--format", "json", "--select", "XDV101", "myenv", cwd=tmp_path)) == [
+        "myenv/lib/python3.11/packages/mod.py"
+    ]
+
+
+def test_no_python_files_is_a_warning(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "notes.txt").write_text("x")
+    completed = run("empty", cwd=tmp_path)
+    assert completed.returncode == 0
+    assert completed.stderr == "warning: No Python files found under the given path(s)\n"
+    touch(tmp_path, "empty/a.py")
+    assert "warning" not in run("empty", cwd=tmp_path).stderr

@@ -1,4 +1,4 @@
-"""Every fixable XDV101/XDV102 fixture has its exact `--fix` output beside it.
+"""Every fixable XDV001/XDV101/XDV102 fixture has its exact `--fix` output beside it.
 
 `case.fixed.py` is what `xdevlint --fix` makes of `case.py` (present only when that
 changes the file); `case.unsafe.fixed.py` is what `--fix --unsafe-fixes` makes of it,
@@ -17,7 +17,7 @@ import pytest
 from xdevlint.engine import fix_source, lint_source
 from tests.fixture_cases import FIXTURES, case_files, check_output, expected_output, fixture_config
 
-MOVE_CASES = [p for p in case_files() if p.relative_to(FIXTURES).parts[0] in ("XDV101", "XDV102")]
+MOVE_CASES = [p for p in case_files() if p.relative_to(FIXTURES).parts[0] in ("XDV001", "XDV101", "XDV102")]
 
 
 def _fixable(path: Path) -> bool:
@@ -51,7 +51,7 @@ def test_fixed_output_compiles_and_is_a_fixed_point(path: Path, unsafe: bool) ->
 
 def test_fixed_files_are_not_lint_cases() -> None:
     assert not [p for p in case_files() if p.name.endswith(".fixed.py")]
-    outputs = sorted(FIXTURES.glob("XDV10[12]/*.fixed.py"))
+    outputs = sorted([*FIXTURES.glob("XDV001/*.fixed.py"), *FIXTURES.glob("XDV10[12]/*.fixed.py")])
     assert outputs, "no .fixed.py files"
     for output in outputs:
         case = output.with_name(output.name.split(".", 1)[0] + ".py")

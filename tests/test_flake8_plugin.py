@@ -61,14 +61,16 @@ def codes_at(result: subprocess.CompletedProcess[str]) -> List[Tuple[int, str]]:
 
 
 def flake8_selection(selection: Tuple[str, ...]) -> str:
-    """flake8's --select for a fixture's selection; XDV000 is never selected away by the CLI."""
+    """flake8's --select for a fixture's selection; the CLI keeps XDV000 whatever --select says."""
     codes = ["XDV" if code == "ALL" else code for code in selection]
     return ",".join(codes + ["XDV000"])
 
 
 def cli_findings(paths: Sequence[str], selection: Tuple[str, ...], config: Path) -> Found:
     out = io.StringIO()
-    main(["--config", str(config), "--select", ",".join(selection), "--format", "json", *paths], stdout=out)
+    # XDV001 (unused noqa) is the CLI's own: flake8 applies noqa itself
+    main(["--config", str(config), "--select", ",".join(selection), "--extend-ignore", "XDV001", "--format", "json", *paths],
+         stdout=out)
     return {(item["path"], item["line"], item["column"], item["code"]) for item in json.loads(out.getvalue())}
 
 
@@ -139,6 +141,19 @@ def test_flake8_applies_noqa_itself(tmp_path: Path) -> None:
     (tmp_path / "quiet.py").write_text(source)
     assert codes_at(flake8(["--isolated", "--select", "XDV1", FORMAT, "quiet.py"], tmp_path)) == []
     # The plugin filters nothing itself: with flake8's noqa off, both come back.
+    loud = flake8(["--isolated", "--select", "XDV1", "--disable-noqa", FORMAT, "quiet.py"], tmp_path)
+    assert codes_at(loud) == [(7, "XDV101"), (9, "XDV102")]
+
+
+def test_noqa_codes_in_any_case_as_in_the_cli(tmp_path: Path) -> None:
+    """flake8 compares noqa codes as written; `# NOQA: xdv101` silences XDV101 in both front ends."""
+    source = BAD.replace('"blob"))', '"blob"))  # NOQA: xdv101').replace("other, target)", "other, target)  # noqa: xdv2")
+    (tmp_path / "quiet.py").write_text(source)
+    (tmp_path / "none.toml").write_text("")
+    assert codes_at(flake8(["--isolated", "--select", "XDV1", FORMAT, "quiet.py"], tmp_path)) == [(9, "XDV102")]
+    assert {(row, code) for _, row, _, code in cli_findings([str(tmp_path / "quiet.py")], ("XDV1",), tmp_path / "none.toml")} == {
+        (9, "XDV102")
+    }
     loud = flake8(["--isolated", "--select", "XDV1", "--disable-noqa", FORMAT, "quiet.py"], tmp_path)
     assert codes_at(loud) == [(7, "XDV101"), (9, "XDV102")]
 

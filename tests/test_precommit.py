@@ -11,12 +11,13 @@ left out), which in a clean clone is the same tree as HEAD.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import Dict, Sequence, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 import pytest
 
@@ -173,3 +174,36 @@ def test_fix_hook_rewrites_and_the_check_then_passes(
     assert (work / "clean.py").read_text() == "print('hello')\n"
     again = pre_commit(["run", "--all-files"], work, precommit_env)
     assert again.returncode == 0, describe(again)
+
+
+def readme_precommit_blocks() -> List[str]:
+    """The ```yaml blocks of README's pre-commit paragraph, as a user copies them."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("**pre-commit**") : readme.index("**Code scanning")]
+    return re.findall(r"```yaml\n(.*?)```", section, re.S)
+
+
+def test_readme_local_hook_works_as_copied(tmp_path: Path, precommit_env: Dict[str, str]) -> None:
+    """README's `repo: local` snippet, verbatim, with xdevlint installed on PATH."""
+    local, _ = readme_precommit_blocks()
+    work = project(tmp_path / "work", precommit_env)
+    (work / ".pre-commit-config.yaml").write_text(local)
+    git(["add", "-A"], work, precommit_env)
+    env = dict(precommit_env, PATH=f"{Path(sys.executable).parent}{os.pathsep}{precommit_env.get('PATH', '')}")
+    check = pre_commit(["run", "--all-files"], work, env)
+    assert check.returncode == 1 and "store.py:10:9: XDV101" in check.stdout, describe(check)
+    assert "third_party.py" not in check.stdout, describe(check)
+
+
+def test_readme_clone_snippet_works_with_its_placeholders_filled(
+    tmp_path: Path, hook_repo: Tuple[Path, str], precommit_env: Dict[str, str]
+) -> None:
+    """README's second snippet: only the clone's path and a real commit are to be filled in."""
+    _, clone = readme_precommit_blocks()
+    repo, sha = hook_repo
+    assert "/path/to/xdevlint" in clone and "0123abcd..." in clone
+    work = project(tmp_path / "work", precommit_env)
+    (work / ".pre-commit-config.yaml").write_text(clone.replace("/path/to/xdevlint", str(repo)).replace("0123abcd...", sha))
+    git(["add", "-A"], work, precommit_env)
+    check = pre_commit(["run", "xdevlint", "--all-files"], work, precommit_env)
+    assert check.returncode == 1 and "store.py:10:9: XDV101" in check.stdout, describe(check)

@@ -1,4 +1,4 @@
-"""The package type-checks under ``mypy --strict`` (STYLE.md habit 10), in CI as on a desk."""
+"""The package type-checks under ``mypy --strict`` (docs/STYLE.md habit 10), in CI as on a desk."""
 
 from __future__ import annotations
 

@@ -1,7 +1,9 @@
 """``[tool.xdevlint]``: found, validated and resolved once, for the CLI and flake8 alike.
 
-The closest ``pyproject.toml`` with the section, walking up from a file's directory,
-wins whole (no merging, as in ruff). Paths in it are relative to its directory.
+The closest configuration, walking up from a file's directory, wins whole (no merging,
+as in ruff): in each directory ``.xdevlint.toml``, then ``xdevlint.toml`` (settings at
+the top level), then a ``pyproject.toml`` with a ``[tool.xdevlint]`` section. Paths in
+it are relative to its directory.
 """
 
 from __future__ import annotations
@@ -29,11 +31,15 @@ else:  # pragma: no cover - exercised on older interpreters
 
 DEFAULT_EXCLUDE: Tuple[str, ...] = (
     ".git", ".hg", ".venv", "venv", ".tox", ".nox", "build", "dist", "__pycache__", "node_modules",
+    # installed and generated code, as ruff excludes it (a virtualenv of any name is
+    # recognised by its pyvenv.cfg in discovery)
+    "site-packages", ".eggs", ".direnv", ".mypy_cache", ".pytest_cache", ".ruff_cache",
 )
 DEFAULT_MOVE_FUNCTION = "shutil.move"
 LOCATION_KEYS = ("env", "names", "paths", "calls")
-_LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude")
-ALLOWED_KEYS = (*_LIST_KEYS, "per-file-ignores", "move-function", "move-function-atomic", "locations")
+_LIST_KEYS = ("select", "ignore", "extend-select", "extend-ignore", "exclude", "extend-exclude")
+_BOOL_KEYS = ("move-function-atomic", "respect-gitignore")
+ALLOWED_KEYS = (*_LIST_KEYS, "per-file-ignores", "move-function", *_BOOL_KEYS, "locations")
 
 
 class ConfigError(Exception):
@@ -53,11 +59,14 @@ class Config:
     select: Tuple[str, ...] = ("ALL",)
     extend_select: Tuple[str, ...] = ()
     ignore: Tuple[str, ...] = ()
+    extend_ignore: Tuple[str, ...] = ()
     per_file_ignores: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
     exclude: Tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: Tuple[str, ...] = ()
     move_function: str = DEFAULT_MOVE_FUNCTION
     move_function_atomic: bool = False
+    #: Skip files that .gitignore, .git/info/exclude or git's global excludes ignore.
+    respect_gitignore: bool = True
     locations: Locations = field(default_factory=Locations)
 
     @property
@@ -69,9 +78,15 @@ class Config:
 
     def specs_for(self, path: Optional[str]) -> Tuple[registry.RuleSpec, ...]:
         """The rules selected for ``path`` (all files when None), before any is imported."""
+        return _selection((*self.select, *self.extend_select), self._ignores(path))
+
+    def reports(self, code: str, path: Optional[str]) -> bool:
+        """Whether the engine's own ``code`` (XDV000, XDV001) is reported for ``path``."""
+        return registry.engine_code_selected(code, (*self.select, *self.extend_select), self._ignores(path))
+
+    def _ignores(self, path: Optional[str]) -> Tuple[str, ...]:
         ignored = [codes for pattern, codes in self.per_file_ignores if path is not None and self._matches(path, pattern)]
-        ignores = (*self.ignore, *(c for cs in ignored for c in cs))
-        return _selection((*self.select, *self.extend_select), ignores)
+        return (*self.ignore, *self.extend_ignore, *(c for cs in ignored for c in cs))
 
     def is_excluded(self, path: str) -> bool:
         """Whether ``path`` or one of its parent directories (below the root) matches an exclude."""
@@ -120,7 +135,8 @@ def _selection(selectors: Tuple[str, ...], ignores: Tuple[str, ...]) -> Tuple[re
 
 
 def load_file(path: Path) -> Config:
-    """Settings from an explicit ``--config`` file (a pyproject.toml or an xdevlint.toml)."""
+    """Settings from a configuration file: a pyproject.toml's ``[tool.xdevlint]``, or an
+    xdevlint.toml's top level (or its ``[tool.xdevlint]``, as a copied pyproject's)."""
     table = _read_table(path)
     if path.name == "pyproject.toml" or "tool" in table:
         table = table.get("tool", {}).get("xdevlint", {})
@@ -137,6 +153,14 @@ def _read_table(path: Path) -> Dict[str, Any]:
         raise ConfigError(str(path), "file", f"invalid TOML: {error}") from None
 
 
+def parse_setting(text: str) -> Dict[str, Any]:
+    """An inline ``--config 'KEY = VALUE'`` (TOML, as a line of the file would be)."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError("--config", text, f"neither a file nor a TOML KEY = VALUE: {error}") from None
+
+
 def from_table(table: Mapping[str, Any], source: Optional[Path]) -> Config:
     """Validate ``[tool.xdevlint]`` and build the settings; errors name the key."""
     where = str(source) if source else "configuration"
@@ -147,17 +171,18 @@ def from_table(table: Mapping[str, Any], source: Optional[Path]) -> Config:
     for key in _LIST_KEYS:
         if key in table:
             values[key.replace("-", "_")] = _strings(table[key], where, key)
-    for key in ("select", "ignore", "extend_select"):
+    for key in ("select", "ignore", "extend_select", "extend_ignore"):
         if key in values:
             values[key] = _selectors(values[key], where, key.replace("_", "-"))
     if "per-file-ignores" in table:
         values["per_file_ignores"] = _per_file_ignores(table["per-file-ignores"], where)
     if "move-function" in table:
         values["move_function"] = _dotted(table["move-function"], where, "move-function")
-    if "move-function-atomic" in table:
-        if not isinstance(table["move-function-atomic"], bool):
-            raise ConfigError(where, "move-function-atomic", "expected true or false")
-        values["move_function_atomic"] = table["move-function-atomic"]
+    for key in _BOOL_KEYS:
+        if key in table:
+            if not isinstance(table[key], bool):
+                raise ConfigError(where, key, "expected true or false")
+            values[key.replace("-", "_")] = table[key]
     if "locations" in table:
         values["locations"] = _locations(table["locations"], where)
     root = source.parent.resolve() if source else Path.cwd()
@@ -174,7 +199,7 @@ def _selectors(codes: Sequence[str], where: str, key: str) -> Tuple[str, ...]:
     normalised = tuple(code.strip().upper() for code in codes)
     for code in normalised:
         if not registry.is_known_selector(code):
-            known = ", ".join(spec.code for spec in registry.SPECS)
+            known = ", ".join(registry.known_codes())
             raise ConfigError(where, key, f"unknown rule selector {code!r}; allowed: ALL, {registry.PREFIX} or a prefix of {known}")
     return normalised
 
@@ -270,6 +295,22 @@ def _length(value: Any) -> int:
 
 # -- resolution per file ------------------------------------------------------------
 
+#: Files that configure xdevlint whatever they hold, in order of precedence (as ruff's
+#: ``.ruff.toml`` and ``ruff.toml`` come before ``pyproject.toml``).
+CONFIG_FILES = (".xdevlint.toml", "xdevlint.toml")
+
+
+def _configuration_in(directory: str) -> Optional[Path]:
+    for name in CONFIG_FILES:
+        candidate = os.path.join(directory, name)
+        if os.path.isfile(candidate):
+            return Path(candidate)
+    pyproject = os.path.join(directory, "pyproject.toml")
+    if os.path.isfile(pyproject) and "xdevlint" in _read_table(Path(pyproject)).get("tool", {}):
+        return Path(pyproject)
+    return None
+
+
 
 class ConfigResolver:
     """Finds the settings for each file: an explicit file, or the closest pyproject."""
@@ -283,8 +324,7 @@ class ConfigResolver:
         self._sources: Dict[str, Optional[Path]] = {}
 
     def _find(self, directory: str) -> Optional[Path]:
-        """The closest pyproject.toml at or above ``directory`` with a [tool.xdevlint]
-        section, remembering the answer for every directory on the way up, so a
+        """The closest configuration file at or above ``directory``, remembering the answer for every directory on the way up, so a
         tree of many folders costs one look at each folder rather than one per ancestor."""
         pending: List[str] = []
         found: Optional[Path] = None
@@ -294,9 +334,8 @@ class ConfigResolver:
                 found = self._sources[current]
                 break
             pending.append(current)
-            pyproject = os.path.join(current, "pyproject.toml")
-            if os.path.isfile(pyproject) and "xdevlint" in _read_table(Path(pyproject)).get("tool", {}):
-                found = Path(pyproject)
+            found = _configuration_in(current)
+            if found is not None:
                 pending.pop()
                 self._sources[current] = found
                 break

@@ -1,21 +1,31 @@
 """Paths on the command line -> the Python files to check.
 
 Directories are walked recursively for ``*.py`` and ``*.pyi``; excluded names are
-pruned as the walk goes; a directory reached twice (a symlink loop) is skipped.
+pruned as the walk goes; a directory reached twice (a symlink loop) is skipped, and so
+is a virtualenv (a directory holding ``pyvenv.cfg``, whatever its name). Inside a git
+repository the walk skips what git ignores, as ruff does: ``.gitignore`` files (a
+deeper one wins), ``.git/info/exclude`` and git's global excludes file, matched by
+``pathspec``'s gitwildmatch (``respect-gitignore = false`` turns this off).
 Files named explicitly are checked whatever their name, unless ``force_exclude``.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
+import subprocess
 from dataclasses import dataclass
-from typing import Callable, Iterator, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Iterator, Optional, Set, Tuple
 
 from xdevlint.config import Config
 
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
+
 PYTHON_SUFFIXES = (".py", ".pyi")
 STDIN = "-"
+VENV_MARKER = "pyvenv.cfg"
 
 
 @dataclass(frozen=True)
@@ -26,6 +36,11 @@ class Candidate:
     problem: Optional[str] = None
 
 
+#: The ignore files that apply in a directory, least to most specific: each is the
+#: absolute directory its patterns are relative to, and the patterns.
+Ignores = Tuple[Tuple[str, "GitIgnoreSpec"], ...]
+
+
 def discover(paths: Tuple[str, ...], config_for: Callable[[str], Config], force_exclude: bool = False) -> Iterator[Candidate]:
     seen_files: Set[str] = set()
     seen_dirs: Set[Tuple[int, int]] = set()
@@ -34,20 +49,39 @@ def discover(paths: Tuple[str, ...], config_for: Callable[[str], Config], force_
             yield Candidate(STDIN)
             continue
         if os.path.isdir(path):
-            for found in _walk(path, config_for, seen_dirs):
+            respect = config_for(os.path.join(path, "x.py")).respect_gitignore
+            ignores = _ignores_above(path) if respect else None
+            for found in _walk(path, config_for, seen_dirs, respect, ignores, is_root=True):
                 if found.path not in seen_files:
                     seen_files.add(found.path)
                     yield found
             continue
-        if force_exclude and config_for(path).is_excluded(path):
-            continue
+        if force_exclude:
+            config = config_for(path)
+            if config.is_excluded(path):
+                continue
+            if config.respect_gitignore and os.path.isfile(path):
+                parent = os.path.dirname(path) or "."
+                ignores = _ignores_above(parent, include_top=True)
+                if ignores and _is_ignored(os.path.abspath(path), False, ignores):
+                    continue
         if path in seen_files:
             continue
         seen_files.add(path)
         yield Candidate(path, _problem(path))
 
 
-def _walk(top: str, config_for: Callable[[str], Config], seen: Set[Tuple[int, int]]) -> Iterator[Candidate]:
+def _walk(
+    top: str,
+    config_for: Callable[[str], Config],
+    seen: Set[Tuple[int, int]],
+    respect: bool,
+    ignores: Optional[Ignores],
+    is_root: bool = False,
+) -> Iterator[Candidate]:
+    """``respect``: honour git's ignore files; ``ignores``: those that apply here, None
+    outside a repository; ``is_root``: ``top`` was named on the command line, so it is
+    walked even if it is a virtualenv."""
     try:
         info = os.stat(top)
     except OSError as error:
@@ -63,6 +97,15 @@ def _walk(top: str, config_for: Callable[[str], Config], seen: Set[Tuple[int, in
     except OSError as error:
         yield Candidate(top, f"cannot read directory: {error.strerror}")
         return
+    names = {entry.name for entry in entries}
+    if VENV_MARKER in names and not is_root:
+        return  # a virtualenv's installed packages are not the project's code
+    absolute = os.path.abspath(top)
+    if respect:
+        if ".git" in names and (ignores is None or not is_root):  # a repository's root
+            ignores = _repository_ignores(absolute)
+        if ".gitignore" in names and ignores is not None:
+            ignores = (*ignores, *_spec_of(absolute, os.path.join(absolute, ".gitignore")))
     for entry in entries:
         path = os.path.join(top, entry.name) if top != "." else entry.name
         try:
@@ -73,12 +116,109 @@ def _walk(top: str, config_for: Callable[[str], Config], seen: Set[Tuple[int, in
         if config_for(path).is_excluded(path):
             continue
         if is_dir:
-            yield from _walk(path, config_for, seen)
+            if ignores and _is_ignored(os.path.join(absolute, entry.name), True, ignores):
+                continue
+            yield from _walk(path, config_for, seen, respect, ignores)
         elif entry.name.endswith(PYTHON_SUFFIXES):
+            if ignores and _is_ignored(os.path.join(absolute, entry.name), False, ignores):
+                continue
             if is_file:
                 yield Candidate(path)
             else:  # a dangling symlink, a symlink loop, a FIFO: say so, never open it
                 yield Candidate(path, _problem(path))
+
+
+def _is_ignored(absolute: str, is_dir: bool, ignores: Ignores) -> bool:
+    """Whether git ignores ``absolute``: the most specific ignore file with a pattern that
+    matches decides (a later pattern, or a deeper file's, may re-include with ``!``)."""
+    for base, spec in reversed(ignores):
+        relative = os.path.relpath(absolute, base)
+        if relative.startswith(".."):
+            continue
+        if os.sep != "/":
+            relative = relative.replace(os.sep, "/")
+        decision = spec.check_file(relative + "/" if is_dir else relative).include
+        if decision is not None:
+            return decision
+    return False
+
+
+def _ignores_above(directory: str, include_top: bool = False) -> Optional[Ignores]:
+    """The ignore files that apply to entries of ``directory``: the global and repository
+    excludes and each ``.gitignore`` from the repository's root down to ``directory``'s
+    parent (``directory``'s own too with ``include_top``; the walk reads it as it lists
+    the directory). Outside a repository git ignores nothing, and neither does xdevlint."""
+    absolute = os.path.abspath(directory)
+    folders = [absolute] if include_top else []
+    current = absolute
+    while not os.path.exists(os.path.join(current, ".git")):
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+        folders.append(current)
+    ignores = _repository_ignores(current)
+    for folder in reversed(folders):
+        ignores = (*ignores, *_spec_of(folder, os.path.join(folder, ".gitignore")))
+    return ignores
+
+
+@functools.lru_cache(maxsize=64)
+def _repository_ignores(root: str) -> Ignores:
+    """The repository's base ignores: git's global excludes file, then ``info/exclude``.
+    The root's own ``.gitignore`` is read when the walk lists the root."""
+    return (*_spec_of(root, _global_excludes()), *_spec_of(root, os.path.join(_git_directory(root), "info", "exclude")))
+
+
+def _git_directory(root: str) -> str:
+    """``root/.git``, or where a worktree's or submodule's ``.git`` file points (its
+    ``commondir``, which holds ``info/exclude``, for a worktree)."""
+    dot_git = os.path.join(root, ".git")
+    if os.path.isdir(dot_git):
+        return dot_git
+    try:
+        with open(dot_git, encoding="utf-8") as handle:
+            first = handle.readline().strip()
+    except OSError:
+        return dot_git
+    if not first.startswith("gitdir:"):
+        return dot_git
+    git_dir = os.path.join(root, first[len("gitdir:") :].strip())
+    try:
+        with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as handle:
+            return os.path.normpath(os.path.join(git_dir, handle.read().strip()))
+    except OSError:
+        return git_dir
+
+
+@functools.lru_cache(maxsize=1)
+def _global_excludes() -> str:
+    """git's ``core.excludesFile``, else its default ``$XDG_CONFIG_HOME/git/ignore``."""
+    try:
+        done = subprocess.run(
+            ["git", "config", "--path", "--get", "core.excludesFile"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, timeout=10, check=False,
+        )
+        configured = done.stdout.strip() if done.returncode == 0 else ""
+    except (OSError, subprocess.SubprocessError):  # no git here: its default still applies
+        configured = ""
+    if configured:
+        return os.path.expanduser(configured)
+    config_home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(config_home, "git", "ignore")
+
+
+@functools.lru_cache(maxsize=1024)
+def _spec_of(base: str, path: str) -> Ignores:
+    """The patterns of the ignore file ``path`` (relative to ``base``); () if unreadable."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return ()
+    from pathspec import GitIgnoreSpec
+
+    return ((base, GitIgnoreSpec.from_lines(lines)),)
 
 
 def _problem(path: str) -> Optional[str]:

@@ -15,11 +15,11 @@ import warnings
 from typing import TYPE_CHECKING, Optional, Sequence, Tuple, Type, Union
 
 from xdevlint.config import Config
-from xdevlint.model import Applicability, FileResult, Finding, FixResult, analysis_error
-from xdevlint.registry import RuleSpec
+from xdevlint.model import ANALYSIS_ERROR_CODE, Applicability, FileResult, Finding, FixResult, analysis_error
+from xdevlint.registry import UNUSED_NOQA_CODE, RuleSpec
 from xdevlint.stages.scan import Scan
 from xdevlint.stages.source import DecodeError, decode
-from xdevlint.stages.suppress import file_ignored_codes, file_is_suppressed, split_lines, unsuppressed
+from xdevlint.stages.suppress import NO_COMMENTS, Comments, comments, unsuppressed, unused_codes
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -119,16 +119,27 @@ def _lint(
     edits: bool,
     tree: Optional[ast.AST] = None,
 ) -> Tuple[Tuple[Finding, ...], Optional["cst.Module"]]:
-    if file_is_suppressed(text):
+    # Tokenizing for comments costs more than the cheap scan: at first only when a
+    # comment may concern xdevlint itself (a file-level noqa, an XDV code); a bare or
+    # other tool's noqa only matters once there are findings to suppress.
+    lowered = text.lower()
+    may_noqa = "noqa" in lowered
+    early = may_noqa and ("xdevlint" in lowered or "xdv" in lowered)
+    found = comments(text) if early else NO_COMMENTS
+    if found.file_suppressed:
         return (), None
     selected: Rules = config.specs_for(path) if rules is None else rules
-    ignored = file_ignored_codes(text)
+    ignored = found.file_codes
     if ignored:  # ``# xdevlint: noqa: XDV101``: as a per-file-ignore, whatever the front end
         selected = [rule for rule in selected if not _code(rule).startswith(ignored)]
+    # XDV001 judges the noqa comments of the rules that ran, after line suppressions;
+    # a front end that applies them itself (flake8) reports unused ones itself.
+    judge = noqa and bool(found.noqa) and config.reports(UNUSED_NOQA_CODE, path) and not UNUSED_NOQA_CODE.startswith(ignored)
+    judged = [_code(rule) for rule in selected] if judge else []
     scan = Scan(text, tree)
     candidates = [rule for rule in selected if not prescan or _may_apply(rule, scan, config)]
     if not candidates:
-        return (), None
+        return _unused_noqa(path, text, found, [], judged), None
     refused = _python_refuses(scan)
     if refused is not None and refused[3]:
         return (analysis_error(path, *refused[:3]),), None
@@ -136,7 +147,23 @@ def _lint(
 
     classes = [rule.rule if isinstance(rule, RuleSpec) else rule for rule in candidates]
     findings, module = analyse(source, text, scan.tree, path, config, classes, refused, edits)
-    return tuple(sorted(unsuppressed(findings, split_lines(text)) if noqa else findings)), module
+    if not noqa:
+        return tuple(sorted(findings)), module
+    if findings and may_noqa and not early:
+        found = comments(text)
+    if any(f.code == ANALYSIS_ERROR_CODE for f in findings):
+        judged = []  # a file that was not checked proves no noqa unused
+    return _unused_noqa(path, text, found, findings, judged), module
+
+
+def _unused_noqa(path: str, text: str, found: Comments, findings: Sequence[Finding], judged: Sequence[str]) -> Tuple[Finding, ...]:
+    """The findings no noqa covers, and an XDV001 for each noqa code that covered none."""
+    kept, used = unsuppressed(findings, found)
+    if judged:
+        from xdevlint.rules.xdv001_unused_noqa import report_unused
+
+        kept.extend(report_unused(path, text, unused_codes(found, used, judged)))
+    return tuple(sorted(kept))
 
 
 def _code(rule: Union[Type["Rule"], RuleSpec]) -> str:

@@ -91,7 +91,8 @@ class Finding:
 
 
 #: Reported for files that could not be read, decoded, parsed or analysed; never
-#: selected away, since a file we could not check must not pass silently.
+#: selected away by ``select`` (a file we could not check must not pass silently); only
+#: an explicit ``ignore`` turns it off (``registry.engine_code_selected``).
 ANALYSIS_ERROR_CODE = "XDV000"
 ANALYSIS_ERROR_NAME = "analysis-error"
 

@@ -20,12 +20,14 @@ from xdevlint.model import ANALYSIS_ERROR_CODE, ANALYSIS_ERROR_NAME
 
 if TYPE_CHECKING:  # the gates get a Scan; this module need not import its machinery
     from xdevlint.analysis.locations import Locations
+    from xdevlint.rules.documented import Documented
     from xdevlint.rules.rule import Rule
     from xdevlint.stages.scan import Scan
 
 __all__ = [
-    "ANALYSIS_ERROR_CODE", "ANALYSIS_ERROR_NAME", "PREFIX", "SPECS", "RuleSpec",
-    "by_code", "is_known_selector", "select", "select_specs", "spec_for",
+    "ANALYSIS_ERROR_CODE", "ANALYSIS_ERROR_NAME", "ENGINE_CODES", "PREFIX", "SPECS", "UNUSED_NOQA_CODE", "RuleSpec",
+    "by_code", "documented", "documentation_for", "engine_code_selected", "is_known_selector", "known_codes", "matches", "select", "select_specs",
+    "spec_for",
 ]
 
 PREFIX = "XDV"
@@ -86,6 +88,15 @@ SPECS: Tuple[RuleSpec, ...] = (
     RuleSpec("XDV203", "temp-never-removed", "xdv203_temp_never_removed", "TempNeverRemoved", _may_keep),
 )
 
+#: Codes the engine reports itself, not a rule's visitor: a file it could not check
+#: (XDV000) and a ``# noqa`` that suppresses nothing (XDV001). Each has a documentation
+#: class, in the module named here, and is selected and ignored as any code.
+UNUSED_NOQA_CODE = "XDV001"
+ENGINE_CODES: Tuple[Tuple[str, str, str, str], ...] = (
+    (ANALYSIS_ERROR_CODE, ANALYSIS_ERROR_NAME, "xdv000_analysis_error", "AnalysisError"),
+    (UNUSED_NOQA_CODE, "unused-noqa", "xdv001_unused_noqa", "UnusedNoqa"),
+)
+
 _LOADED: Dict[str, Type["Rule"]] = {}
 _BY_CODE: Dict[str, RuleSpec] = {spec.code: spec for spec in SPECS}
 
@@ -106,9 +117,43 @@ def by_code(code: str) -> Optional[Type["Rule"]]:
     return spec.rule if spec is not None else None
 
 
+def known_codes() -> Tuple[str, ...]:
+    """Every code xdevlint can report, in order."""
+    return tuple(sorted((*(code for code, *_ in ENGINE_CODES), *(spec.code for spec in SPECS))))
+
+
+def documented() -> Tuple[Type["Documented"], ...]:
+    """The documentation of every code, in order (imports every rule, and libcst)."""
+    found = (documentation_for(code) for code in known_codes())
+    return tuple(doc for doc in found if doc is not None)
+
+
+def documentation_for(code: str) -> Optional[Type["Documented"]]:
+    """A code's documentation: its rule, or the engine's class for XDV000/XDV001."""
+    for known, _, module, attribute in ENGINE_CODES:
+        if known == code.upper():
+            documentation: Type["Documented"] = getattr(importlib.import_module(f"xdevlint.rules.{module}"), attribute)
+            return documentation
+    return by_code(code)
+
+
 def is_known_selector(selector: str) -> bool:
-    """A selector is ``ALL`` or a prefix of at least one rule's code."""
-    return selector == "ALL" or any(spec.code.startswith(selector) for spec in SPECS)
+    """A selector is ``ALL`` or a prefix of at least one code."""
+    return selector == "ALL" or any(code.startswith(selector) for code in known_codes())
+
+
+def matches(code: str, selectors: Sequence[str]) -> bool:
+    """Whether any selector (``ALL`` or a prefix) names ``code``."""
+    return _specificity(code, selectors) >= 0
+
+
+def engine_code_selected(code: str, selectors: Sequence[str], ignores: Sequence[str]) -> bool:
+    """Whether an engine code is reported: XDV001 by selection as any rule; XDV000 as if
+    every selection held it (a file that was not checked must not pass silently), so
+    only an ignore more specific than any select turns it off."""
+    if code == ANALYSIS_ERROR_CODE:
+        return _specificity(code, ignores) < max(_specificity(code, selectors), 0)
+    return _specificity(code, selectors) > _specificity(code, ignores)
 
 
 def _specificity(code: str, selectors: Iterable[str]) -> int:

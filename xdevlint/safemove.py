@@ -9,7 +9,7 @@ it into place, so ``dst`` is always either the old entry or the complete new one
 This module is xdevlint's runtime helper. It uses only the standard library and imports
 nothing else from xdevlint, so ``xdevlint --vendor-safemove PATH`` can copy it verbatim
 into another package; code fixed by xdevlint then needs no run-time dependency on it.
-The contract it implements is xdevlint's ``SAFEMOVE.md``.
+The contract it implements is ``docs/SAFEMOVE.md`` in xdevlint's source repository.
 """
 
 from __future__ import annotations

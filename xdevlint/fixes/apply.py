@@ -13,7 +13,6 @@ must never make a file worse.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import libcst as cst
@@ -23,7 +22,7 @@ from xdevlint.fixes.imports import add_imports, header_edits, made_unused, remov
 from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, FixResult, Replacement, Span, analysis_error
 from xdevlint.stages.metadata import Wrapper
 from xdevlint.stages.positions import statement_alone
-from xdevlint.stages.source import lines_of
+from xdevlint.stages.source import decode, lines_of
 
 #: Enough for every chain of overlapping fixes the rules make (two or three in
 #: practice); a bound, so that two fixes undoing each other cannot loop forever.
@@ -45,6 +44,15 @@ def fix(data: bytes, path: str, analyse: Analyse, *, unsafe: bool = False, max_p
         result, module = analyse(current)
         if first is None:
             first = result
+        textual = select_textual(result.findings, levels)
+        if textual:  # text edits (XDV001's) first, alone: the next pass sees their result
+            new = apply_text(current, [edit for finding in textual if finding.fix for edit in finding.fix.edits])
+            problem = verify(new, current, path)
+            if problem is not None:
+                return _rolled_back(path, data, first, textual[0], problem)
+            applied.extend(textual)
+            current = new
+            continue
         chosen, duplicates = select(result.findings, levels)
         if not chosen or module is None:
             return FixResult(path, data, current, tuple(applied), result, first)
@@ -86,6 +94,42 @@ def select(findings: Sequence[Finding], levels: FrozenSet[Applicability]) -> Tup
         taken.extend(spans)
         seen[key] = True
     return chosen, duplicates
+
+
+def select_textual(findings: Sequence[Finding], levels: FrozenSet[Applicability]) -> List[Finding]:
+    """The findings whose fixes are text edits alone (no tree rewrite), that one pass
+    applies: in source order, none overlapping another."""
+    chosen: List[Finding] = []
+    taken: List[Span] = []
+    for finding in findings:
+        fix = finding.fix
+        if fix is None or fix.applicability not in levels or fix.replacements or not fix.edits:
+            continue
+        spans = [edit.span for edit in fix.edits]
+        if any(_overlap(span, other) for span in spans for other in taken):
+            continue
+        chosen.append(finding)
+        taken.extend(spans)
+    return chosen
+
+
+def apply_text(data: bytes, edits: Sequence[Edit]) -> bytes:
+    """``data`` with non-overlapping text edits made, in its own encoding."""
+    text, encoding = decode(data)
+    lines = lines_of(text)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def offset(line: int, column: int) -> int:
+        if line > len(lines):
+            return len(text)
+        return starts[line - 1] + column - 1
+
+    for edit in sorted(edits, key=lambda e: (e.span.line, e.span.column), reverse=True):
+        begin, end = offset(edit.span.line, edit.span.column), offset(edit.span.end_line, edit.span.end_column)
+        text = text[:begin] + edit.content + text[end:]
+    return text.encode(encoding)  # "utf-8-sig" puts back the BOM that decoding took off
 
 
 def _overlap(a: Span, b: Span) -> bool:

@@ -11,13 +11,15 @@ import io
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, NoReturn, Optional, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Dict, List, NoReturn, Optional, Sequence, TextIO, Tuple
 
 from xdevlint import __version__
 from xdevlint.frontends.report import FORMATS
 
 if TYPE_CHECKING:
+    from xdevlint.config import ConfigResolver
     from xdevlint.fixing import FixRun
+    from xdevlint.frontends.report import Reporter
     from xdevlint.model import FileResult
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -58,25 +60,46 @@ def _codes(value: str) -> List[str]:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="xdevlint",
+        usage="xdevlint [check] [OPTIONS] [PATH ...]\n       xdevlint rule CODE|--all [--output-format json]\n"
+        "       xdevlint rules [--output-format json]\n       xdevlint doctor [--output-format json]\n"
+        "       xdevlint server",
         description="Find file moves that break across mount points (EXDEV). "
-        "Also: `xdevlint rules` lists the rules, `xdevlint rule CODE` explains one.",
+        "`xdevlint check` (or plain `xdevlint`) checks files; `xdevlint rules` lists the rules, "
+        "`xdevlint rule CODE` explains one.",
     )
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories to check ('-' for stdin; default: .)")
     parser.add_argument("--version", action="version", version=f"xdevlint {__version__}")
-    parser.add_argument("--config", metavar="FILE", type=Path, help="use this pyproject.toml instead of the closest one")
+    parser.add_argument(
+        "--config", metavar="FILE|KEY=VALUE", action="append", default=[],
+        help="a configuration file (pyproject.toml, xdevlint.toml) to use instead of the closest one, "
+        "or a TOML KEY = VALUE setting that overrides it (repeatable), e.g. --config 'ignore = [\"XDV203\"]'",
+    )
     parser.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     parser.add_argument("--select", type=_codes, metavar="CODES", help="comma-separated rule codes or prefixes to enable")
     parser.add_argument("--extend-select", type=_codes, metavar="CODES", help="enable these on top of the selection")
     parser.add_argument("--ignore", type=_codes, metavar="CODES", help="comma-separated rule codes or prefixes to disable")
+    parser.add_argument("--extend-ignore", type=_codes, metavar="CODES", help="disable these on top of the ignored ones")
     parser.add_argument("--exclude", type=lambda v: [p for p in v.split(",") if p], metavar="GLOBS", help="replace the excluded paths")
     parser.add_argument("--extend-exclude", type=lambda v: [p for p in v.split(",") if p], metavar="GLOBS", help="exclude these paths too")
+    parser.add_argument(
+        "--respect-gitignore", action=argparse.BooleanOptionalAction, default=None,
+        help="skip files git ignores (.gitignore, .git/info/exclude, global excludes; default: on)",
+    )
     parser.add_argument("--force-exclude", action="store_true", help="apply excludes to paths given by name, too (for pre-commit)")
-    parser.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    parser.add_argument(
+        "--output-format", "--format", dest="format", choices=FORMATS, default="text", help="output format (default: text)"
+    )
+    parser.add_argument(
+        "--color", choices=("auto", "always", "never"), default="auto",
+        help="colour the text output: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), always, never",
+    )
     parser.add_argument("--stdin-filename", metavar="NAME", help="the name of the file read from stdin")
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings remain")
     parser.add_argument("--output-file", metavar="FILE", help="write the report to FILE (replaced atomically) instead of stdout")
     parser.add_argument("--statistics", action="store_true", help="print how many findings each code has instead of the findings")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress line on stderr")
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", help="print the findings only: no summary, no warning, no progress line"
+    )
     speed = parser.add_argument_group("speed")
     speed.add_argument(
         "-j", "--jobs", type=_positive, metavar="N",
@@ -97,6 +120,10 @@ def build_parser() -> argparse.ArgumentParser:
     fixing.add_argument("--diff", action="store_true", help="print the fixes as a unified diff and write nothing; exit 1 if any file would change")
     fixing.add_argument("--show-fixes", action="store_true", help="after fixing, list what was fixed in each file")
     fixing.add_argument(
+        "--add-noqa", action="store_true",
+        help="add a `# noqa: CODE` comment for each finding (rewriting files in place) and exit",
+    )
+    fixing.add_argument(
         "--vendor-safemove", metavar="PATH",
         help="write xdevlint.safemove into PATH (a package directory, as _safemove.py, or a .py file) and exit",
     )
@@ -108,18 +135,43 @@ def _overrides(args: argparse.Namespace) -> Dict[str, Any]:
     from xdevlint.config import ConfigError
 
     overrides: Dict[str, Any] = {}
-    for option in ("select", "extend_select", "ignore"):
+    for option in ("select", "extend_select", "ignore", "extend_ignore"):
         value = getattr(args, option)
         if value is not None:
             for code in value:
                 if not registry.is_known_selector(code):
                     raise ConfigError(f"--{option.replace('_', '-')}", code, "unknown rule selector; see `xdevlint rules`")
             overrides[option] = tuple(value)
+    if args.respect_gitignore is not None:
+        overrides["respect_gitignore"] = args.respect_gitignore
     for option in ("exclude", "extend_exclude"):
         value = getattr(args, option)
         if value is not None:
             overrides[option] = tuple(value)
     return overrides
+
+
+def _config_arguments(values: Sequence[str]) -> Tuple[Optional[Path], Dict[str, Any]]:
+    """``--config`` values: at most one file, and TOML ``KEY = VALUE`` settings (as ruff
+    reads them: a value naming an existing file is a file, one with ``=`` a setting)."""
+    from xdevlint.config import ConfigError, from_table, parse_setting
+
+    explicit: Optional[Path] = None
+    table: Dict[str, Any] = {}
+    for value in values:
+        if os.path.isfile(value) or "=" not in value:
+            if explicit is not None:
+                raise ConfigError("--config", value, "only one configuration file may be given")
+            explicit = Path(value)
+            continue
+        table.update(parse_setting(value))
+    if not table:
+        return explicit, {}
+    try:
+        settings = from_table(table, None)  # validates each key as the file's would be
+    except ConfigError as error:
+        raise ConfigError("--config", error.key, error.message) from None
+    return explicit, {key.replace("-", "_"): getattr(settings, key.replace("-", "_")) for key in table}
 
 
 def check(args: argparse.Namespace, stdin: TextIO, fixing: Optional["FixRun"] = None) -> List["FileResult"]:
@@ -130,10 +182,13 @@ def check(args: argparse.Namespace, stdin: TextIO, fixing: Optional["FixRun"] = 
     from xdevlint.frontends import progress
     from xdevlint.pool import DEFAULT_TIMEOUT, available_cpus
 
-    resolver = ConfigResolver(args.config, _overrides(args), isolated=args.isolated)
+    explicit, inline = _config_arguments(args.config)
+    resolver = ConfigResolver(explicit, {**inline, **_overrides(args)}, isolated=args.isolated)
     edits = args.format in ("json", "sarif")  # the formats that print a fix's edits
     paths = tuple(args.paths) or (STDIN,) if args.stdin_filename and not args.paths else tuple(args.paths) or (".",)
     found = list(discover(paths, resolver.for_path, force_exclude=args.force_exclude))
+    if not found and not args.quiet:  # as ruff: a run that checked nothing should not look like a clean one
+        sys.stderr.write("warning: No Python files found under the given path(s)\n")
     if fixing is not None and not fixing.diff:
         # Every configuration is read before the first file is written: a broken one
         # found midway would otherwise stop a run that already rewrote half the tree.
@@ -165,41 +220,154 @@ def check(args: argparse.Namespace, stdin: TextIO, fixing: Optional["FixRun"] = 
     if stdin_result is not None:
         assert stdin_at is not None
         results.insert(stdin_at, stdin_result)
-    return results
+    return [_without_unselected(result, resolver) for result in results]
 
 
-def explain(code: str, out: TextIO) -> int:
+def _without_unselected(result: "FileResult", resolver: "ConfigResolver") -> "FileResult":
+    """``result`` without the XDV000 its configuration ignores (``--ignore XDV000``)."""
+    from dataclasses import replace
+
+    from xdevlint.model import ANALYSIS_ERROR_CODE
+
+    if not any(f.code == ANALYSIS_ERROR_CODE for f in result.findings):
+        return result
+    path = result.path if result.path != "-" else os.path.join(os.getcwd(), "-")
+    if resolver.for_path(path).reports(ANALYSIS_ERROR_CODE, result.path):
+        return result
+    return replace(result, findings=tuple(f for f in result.findings if f.code != ANALYSIS_ERROR_CODE))
+
+
+def _documentation_parser(command: str) -> argparse.ArgumentParser:
+    parser = _Parser(prog=f"xdevlint {command}")
+    if command == "rule":
+        parser.add_argument("code", nargs="?", metavar="CODE", help="the code to explain, e.g. XDV101")
+        parser.add_argument("--all", action="store_true", help="explain every code")
+    else:
+        parser.add_argument("--select", type=_codes, metavar="CODES", help="list only these codes or prefixes")
+    parser.add_argument(
+        "--output-format", "--format", dest="format", choices=("text", "json"), default="text", help="(default: text)"
+    )
+    return parser
+
+
+def explain(argv: Sequence[str], out: TextIO) -> int:
+    """``xdevlint rule CODE|--all``: the documentation, as Markdown or JSON."""
+    parser = _documentation_parser("rule")
+    args = parser.parse_args(argv)
+    if (args.code is None) == (not args.all):
+        parser.error("give one CODE, or --all")
     from xdevlint import registry
 
-    rule = registry.by_code(code)
-    if rule is None:
-        sys.stderr.write(f"xdevlint: error: unknown rule {code!r}; see `xdevlint rules`\n")
+    if args.all:
+        documented = registry.documented()
+    else:
+        found = registry.documentation_for(args.code)
+        if found is None:
+            sys.stderr.write(f"xdevlint: error: unknown rule {args.code!r}; see `xdevlint rules`\n")
+            return EXIT_ERROR
+        documented = (found,)
+    if args.format == "json":
+        import json
+
+        entries = [_rule_entry(doc, explanation=True) for doc in documented]
+        json.dump(entries if args.all else entries[0], out, indent=2)
+        out.write("\n")
+        return EXIT_CLEAN
+    from xdevlint.rules.documented import markdown
+
+    out.write("\n".join(markdown(doc) for doc in documented))
+    return EXIT_CLEAN
+
+
+def list_rules(argv: Sequence[str], out: TextIO) -> int:
+    """``xdevlint rules``: one line per code (its summary), or JSON."""
+    args = _documentation_parser("rules").parse_args(argv)
+    from xdevlint import registry
+
+    selectors = args.select or ["ALL"]
+    for selector in selectors:
+        if not registry.is_known_selector(selector):
+            sys.stderr.write(f"xdevlint: error: --select: {selector}: unknown rule selector\n")
+            return EXIT_ERROR
+    documented = [doc for doc in registry.documented() if registry.matches(doc.CODE, selectors)]
+    if args.format == "json":
+        import json
+
+        json.dump([_rule_entry(doc, explanation=False) for doc in documented], out, indent=2)
+        out.write("\n")
+        return EXIT_CLEAN
+    width = max((len(doc.NAME) for doc in documented), default=0)
+    for doc in documented:
+        out.write(f"{doc.CODE}  {doc.NAME:<{width}}  {doc.summary()}\n")
+    return EXIT_CLEAN
+
+
+def doctor(argv: Sequence[str], out: TextIO) -> int:
+    """``xdevlint doctor``: the configured locations on this machine, and the pairs of
+    them a rename cannot cross here."""
+    parser = _Parser(prog="xdevlint doctor", description="Where the configured locations are on this machine, "
+                     "and between which of them a rename fails with EXDEV here.")
+    parser.add_argument("--config", metavar="FILE", type=Path, help="the configuration whose locations to resolve")
+    parser.add_argument("--isolated", action="store_true", help="the built-in locations only")
+    parser.add_argument(
+        "--output-format", "--format", dest="format", choices=("text", "json"), default="text", help="(default: text)"
+    )
+    args = parser.parse_args(argv)
+    from xdevlint.config import ConfigError, ConfigResolver
+    from xdevlint.frontends.doctor import places, report
+
+    try:
+        config = ConfigResolver(args.config, isolated=args.isolated).for_path(os.path.join(os.getcwd(), "x.py"))
+    except ConfigError as error:
+        sys.stderr.write(f"xdevlint: error: {error}\n")
         return EXIT_ERROR
-    out.write(f"# {rule.NAME} ({rule.CODE})\n\n")
-    for heading, body in rule.documentation().items():
-        out.write(f"## {heading}\n{body}\n\n")
+    report(places(config.locations), out, args.format)
     return EXIT_CLEAN
 
 
-def list_rules(out: TextIO) -> int:
-    from xdevlint import registry
-
-    rules = registry.ALL_RULES  # their summaries come from their documentation
-    width = max(len(rule.NAME) for rule in rules)
-    for rule in rules:
-        out.write(f"{rule.CODE}  {rule.NAME:<{width}}  {rule.summary()}\n")
+def language_server(argv: Sequence[str]) -> int:
+    """``xdevlint server``: a Language Server on stdin and stdout (needs ``xdevlint[server]``)."""
+    _Parser(prog="xdevlint server", description="A Language Server (LSP) on stdin and stdout, for editors.").parse_args(argv)
+    try:
+        from xdevlint.frontends.server import serve
+    except ImportError as error:
+        sys.stderr.write(f"xdevlint: error: the server needs pygls ({error}); install `xdevlint[server]`\n")
+        return EXIT_ERROR
+    serve()
     return EXIT_CLEAN
+
+
+def _rule_entry(documented: Any, explanation: bool) -> Dict[str, Any]:
+    """A code as JSON, in the shape of ``ruff rule --output-format json``."""
+    from xdevlint.rules.documented import markdown
+
+    entry: Dict[str, Any] = {
+        "code": documented.CODE,
+        "name": documented.NAME,
+        "summary": documented.summary(),
+        "message": documented.MESSAGE,
+        "fix": documented.FIX_TITLE,
+    }
+    if explanation:
+        entry["explanation"] = markdown(documented)
+    return entry
 
 
 def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None, stdin: Optional[TextIO] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     out = stdout or sys.stdout
-    # `rule CODE` and `rules` read as commands only in exactly these shapes, so a
-    # directory named "rules" can still be checked as `xdevlint ./rules`.
-    if len(argv) == 2 and argv[0] == "rule":
-        return explain(argv[1], out)
-    if argv == ["rules"]:
-        return list_rules(out)
+    # The commands, as ruff's: `check` (the default, so `xdevlint PATH` still checks),
+    # `rule`, `rules`. A directory named like a command is checked as `./rules`.
+    if argv[:1] == ["rule"]:
+        return explain(argv[1:], out)
+    if argv[:1] == ["rules"]:
+        return list_rules(argv[1:], out)
+    if argv[:1] == ["doctor"]:
+        return doctor(argv[1:], out)
+    if argv[:1] == ["server"]:
+        return language_server(argv[1:])
+    if argv[:1] == ["check"]:
+        argv = argv[1:]
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.statistics and args.format == "sarif":
@@ -210,6 +378,8 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None, 
     from xdevlint.fixing import FixRun
     from xdevlint.frontends.report import reporter, statistics_reporter, write_atomically
 
+    if args.add_noqa and (args.fix or args.diff or args.paths == ["-"] or args.stdin_filename):
+        parser.error("--add-noqa rewrites files: it cannot be combined with --fix, --diff or stdin")
     fixing = FixRun(unsafe=args.unsafe_fixes, diff=args.diff) if args.fix or args.diff else None
     try:
         results = check(args, stdin or sys.stdin, fixing)
@@ -218,7 +388,9 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None, 
         return EXIT_ERROR
     if fixing is not None and (args.diff or fixing.stdin_output is not None):
         return _fix_output(args, fixing, results, out)
-    report = statistics_reporter(args.format) if args.statistics else reporter(args.format)
+    if args.add_noqa:
+        return add_noqa(results, args.quiet)
+    report = statistics_reporter(args.format) if args.statistics else _styled(reporter(args.format), args)
     if args.output_file:
         buffer = io.StringIO()
         report(results, buffer)
@@ -234,6 +406,18 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None, 
     if args.exit_zero:
         return EXIT_CLEAN
     return EXIT_FINDINGS if any(r.findings for r in results) else EXIT_CLEAN
+
+
+def _styled(report: "Reporter", args: argparse.Namespace) -> "Reporter":
+    """The text formats with ``--color`` and ``--quiet``; the others as they are."""
+    if args.format not in ("text", "concise"):
+        return report
+    import functools
+
+    from xdevlint.frontends.report import text
+
+    styled = text.report if args.format == "text" else text.report_concise
+    return functools.partial(styled, colour=args.color, quiet=args.quiet)
 
 
 def _fix_output(args: argparse.Namespace, fixing: "FixRun", results: List["FileResult"], out: TextIO) -> int:
@@ -268,6 +452,33 @@ def _fix_output(args: argparse.Namespace, fixing: "FixRun", results: List["FileR
     return EXIT_FINDINGS if remaining else EXIT_CLEAN
 
 
+def add_noqa(results: Sequence["FileResult"], quiet: bool) -> int:
+    """``--add-noqa``: write the comments, file by file, each atomically; a file changed
+    since it was checked is left alone."""
+    from xdevlint.fixes.apply import apply_text
+    from xdevlint.fixes.noqa import noqa_edits
+    from xdevlint.fixes.writer import WriteError, write_fixed
+
+    added = 0
+    status = EXIT_CLEAN
+    for result in results:
+        if not result.findings or result.source is None:
+            continue
+        edits, count = noqa_edits(result.source, result.findings)
+        if not edits:
+            continue
+        try:
+            write_fixed(result.path, result.source, apply_text(result.source, edits))
+        except WriteError as error:
+            sys.stderr.write(f"xdevlint: error: {result.path}: {error}\n")
+            status = EXIT_ERROR
+            continue
+        added += count
+    if not quiet:
+        sys.stderr.write(f"Added {added} noqa directive{'s' if added != 1 else ''}.\n")
+    return status
+
+
 def vendor_safemove(path: str, out: TextIO) -> int:
     from xdevlint.fixes.vendor import VendorError, vendor
 
@@ -291,7 +502,8 @@ def run() -> None:
     """Console-script entry point."""
     try:
         code = main()
-        sys.stdout.flush()
+        if not sys.stdout.closed:  # the language server closes it when the client says exit
+            sys.stdout.flush()
     except BrokenPipeError:
         # The reader went away (`xdevlint | head`): stop quietly, as grep would.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

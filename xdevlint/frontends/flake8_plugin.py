@@ -26,6 +26,10 @@ filtering here as well would break unused-noqa checkers and flake8's own options
   here, while one that libcst cannot parse or analyse although Python can (a libcst
   grammar gap, the recursion limit, an internal error) must not pass silently.
   ``extend-ignore = XDV000`` silences it.
+* flake8 compares ``# noqa`` codes as written, so ``# noqa: xdv101`` would not silence
+  XDV101 there while the CLI reads codes in any case: the plugin drops a finding whose
+  noqa names its code in another case, so that both front ends agree. XDV001 (unused
+  noqa) is the CLI's: under flake8, flake8-noqa does that job.
 """
 
 from __future__ import annotations
@@ -61,6 +65,8 @@ class XdevlintChecker:
     resolver: Optional["ConfigResolver"] = None
     #: Whether flake8 can report any XDV code in this run (``parse_options`` decides).
     enabled: bool = True
+    #: flake8's ``--disable-noqa`` turns every noqa off, ours (in another case) too.
+    honour_noqa: bool = True
 
     def __init__(self, tree: ast.AST, lines: Sequence[str], filename: str) -> None:
         # flake8 picks plugins by parameter name: ``tree`` makes this a once-per-file
@@ -114,6 +120,7 @@ class XdevlintChecker:
     @classmethod
     def parse_options(cls, options: argparse.Namespace) -> None:
         cls.enabled = may_report_xdv(options)
+        cls.honour_noqa = not getattr(options, "disable_noqa", False)
         if not cls.enabled:
             return
         from xdevlint.config import ConfigError
@@ -130,11 +137,14 @@ class XdevlintChecker:
             return
         from xdevlint import registry
         from xdevlint.engine import lint_text
+        from xdevlint.stages.suppress import comments, written_in_another_case
 
-        result = lint_text(
-            "".join(self.lines), self.filename, self.config, registry.SPECS, noqa=False, edits=False, tree=self.tree
-        )
+        text = "".join(self.lines)
+        result = lint_text(text, self.filename, self.config, registry.SPECS, noqa=False, edits=False, tree=self.tree)
+        found = comments(text) if result.findings and type(self).honour_noqa else None
         for finding in result.findings:
+            if found is not None and written_in_another_case(finding, found):
+                continue  # flake8 compares codes as written: `# noqa: xdv101` means XDV101 here as in the CLI
             # flake8 columns are 0-based (it prints them +1); ours are 1-based.
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import inspect
 import io
 import re
 import tokenize
 from dataclasses import dataclass
-from typing import ClassVar, Collection, Dict, List, Optional, Tuple
+from typing import ClassVar, Collection, List, Optional, Tuple
 
 import libcst as cst
 from libcst.metadata import ProviderT
@@ -15,11 +14,10 @@ from xdevlint.analysis.locations import Locations
 from xdevlint.analysis.provenance import ProvenanceProvider
 from xdevlint.analysis.values import EMPTY, Value
 from xdevlint.model import Fix
+from xdevlint.rules.documented import DOC_SECTIONS, Documented, parse_sections
 from xdevlint.stages.scan import Scan
 
-#: The sections of a rule's docstring, in order (ruff's layout).
-DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Options")
-
+__all__ = ["DOC_SECTIONS", "Report", "Rule", "RuleContext", "code_blocks", "parse_sections", "snippet"]
 
 @dataclass(frozen=True)
 class Report:
@@ -47,17 +45,12 @@ class RuleContext:
     line_length: int = 88
 
 
-class Rule(cst.BatchableCSTVisitor):
+class Rule(cst.BatchableCSTVisitor, Documented):
     """One hazard: its code, name and message, its documentation, and its visitor.
 
     Rules only observe and report; selection, suppression and output belong to the
     engine and the front ends.
     """
-
-    CODE: ClassVar[str]
-    NAME: ClassVar[str]
-    MESSAGE: ClassVar[str]
-    FIX_TITLE: ClassVar[Optional[str]] = None
 
     METADATA_DEPENDENCIES: ClassVar[Collection[ProviderT]] = (ProvenanceProvider,)
 
@@ -76,35 +69,6 @@ class Rule(cst.BatchableCSTVisitor):
 
     def report(self, node: cst.CSTNode, message: str, fix: Optional[Fix] = None) -> None:
         self.reports.append(Report(node, self.CODE, self.NAME, message, fix))
-
-    @classmethod
-    def documentation(cls) -> Dict[str, str]:
-        """The docstring's sections by heading (``## What it does`` ...)."""
-        return parse_sections(cls.__doc__ or "")
-
-    @classmethod
-    def summary(cls) -> str:
-        text = " ".join(cls.documentation().get("What it does", "").split())
-        match = re.match(r"(.+?\.)(?:\s|$)", text)  # "`os.rename`" is no sentence end
-        sentence = match.group(1) if match else text or cls.NAME
-        return sentence if len(sentence) <= 100 else sentence[:99].rstrip() + "…"
-
-
-def parse_sections(doc: str) -> Dict[str, str]:
-    sections: Dict[str, str] = {}
-    heading: Optional[str] = None
-    lines: List[str] = []
-    for line in inspect.cleandoc(doc).splitlines():
-        match = re.match(r"## (.+)$", line)
-        if match:
-            if heading is not None:
-                sections[heading] = "\n".join(lines).strip()
-            heading, lines = match.group(1).strip(), []
-        elif heading is not None:
-            lines.append(line)
-    if heading is not None:
-        sections[heading] = "\n".join(lines).strip()
-    return sections
 
 
 def code_blocks(section: str) -> Tuple[str, ...]:

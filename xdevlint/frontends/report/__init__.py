@@ -13,7 +13,7 @@ Reporter = Callable[[Sequence["FileResult"], TextIO], None]
 
 #: The output formats; each reporter module is imported only when its format is asked for
 #: (SARIF's brings every rule's documentation, and with it libcst).
-FORMATS = ("github", "json", "sarif", "text")
+FORMATS = ("concise", "github", "json", "sarif", "text")
 
 
 def reporter(format: str) -> Reporter:

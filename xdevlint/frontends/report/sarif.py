@@ -1,7 +1,8 @@
 """``--format sarif``: a SARIF 2.1.0 log, as GitHub code scanning and other viewers read it.
 
-* ``tool.driver.rules`` comes from each rule's documentation (the same text as
-  ``xdevlint rule CODE``), plus ``XDV000`` for files that could not be checked.
+* ``tool.driver.rules`` comes from each code's documentation (the same text as
+  ``xdevlint rule CODE``), in ``help``; no ``helpUri``, since xdevlint has no web page:
+  ``properties.documentation`` names the command and the ``docs/rules/`` page instead.
 * Paths are URIs relative to ``%SRCROOT%``, the working directory, which is where
   CI checks out the repository; a path outside it is an absolute ``file:`` URI.
 * Columns are Unicode code points (``columnKind``), as xdevlint counts them, and
@@ -20,33 +21,27 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple, Type
+from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple
 from urllib.parse import quote
 
 from xdevlint import __version__, registry
-from xdevlint.model import ANALYSIS_ERROR_CODE, ANALYSIS_ERROR_NAME, FileResult, Finding, Fix, Span
-from xdevlint.rules.rule import DOC_SECTIONS, Rule
+from xdevlint.model import FileResult, Finding, Fix, Span
+from xdevlint.rules.rule import DOC_SECTIONS
 from xdevlint.stages.source import DecodeError, decode
 from xdevlint.stages.suppress import split_lines
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 VERSION = "2.1.0"
-INFORMATION_URI = "https://pypi.org/project/xdevlint/"
 SRCROOT = "%SRCROOT%"
 #: Every finding means a real hazard (or an unchecked file): errors, as the exit code says.
 LEVEL = "error"
 
-_ANALYSIS_ERROR_DOC = {
-    "What it does": "Reports a file that xdevlint could not read, decode, parse or analyse, "
-    "with the reason and, where known, the position.",
-    "Why is this bad?": "A file that was not checked may hold any of the hazards the other rules "
-    "look for; it must not pass silently. This code cannot be deselected.",
-}
-
-
-def help_uri(code: str) -> str:
-    """Where a rule is documented: README's rule table (``xdevlint rule CODE`` has it all)."""
-    return f"{INFORMATION_URI}#rules"
+def documentation(code: str) -> Dict[str, str]:
+    """Where a rule is documented, as shipped: the ``xdevlint rule`` command (from the
+    docstrings in the installed package) and the pages generated from the same
+    docstrings into the source repository's ``docs/rules/``. No web page: xdevlint
+    publishes none, and a link must not point at nothing. The full text is in ``help``."""
+    return {"command": f"xdevlint rule {code}", "page": f"docs/rules/{code}.md"}
 
 
 def _markdown(code: str, name: str, sections: Dict[str, str]) -> str:
@@ -69,16 +64,14 @@ def _descriptor(code: str, name: str, sections: Dict[str, str]) -> Dict[str, Any
         "shortDescription": {"text": first_sentence(what)},
         "fullDescription": {"text": " ".join(what.split())},
         "help": {"text": markdown, "markdown": markdown},
-        "helpUri": help_uri(code),
         "defaultConfiguration": {"level": LEVEL},
+        "properties": {"documentation": documentation(code)},
     }
 
 
 def rule_descriptors() -> List[Dict[str, Any]]:
-    rules: Sequence[Type[Rule]] = registry.ALL_RULES
-    descriptors = [_descriptor(ANALYSIS_ERROR_CODE, ANALYSIS_ERROR_NAME, _ANALYSIS_ERROR_DOC)]
-    descriptors += [_descriptor(rule.CODE, rule.NAME, rule.documentation()) for rule in rules]
-    return descriptors
+    """Every code's descriptor, XDV000 and XDV001 included, from its documentation."""
+    return [_descriptor(doc.CODE, doc.NAME, doc.documentation()) for doc in registry.documented()]
 
 
 def artifact_location(path: str, cwd: str) -> Dict[str, str]:
@@ -151,7 +144,6 @@ def build(results: Sequence[FileResult], cwd: Optional[str] = None) -> Dict[str,
                         "name": "xdevlint",
                         "version": __version__,
                         "semanticVersion": __version__,
-                        "informationUri": INFORMATION_URI,
                         "rules": descriptors,
                     }
                 },

@@ -1,4 +1,5 @@
-"""``--format text``: ``path:line:col: CODE message``, an excerpt with a caret, a summary."""
+"""``--output-format text``: ``path:line:col: CODE message``, an excerpt with a caret, a
+summary; and ``concise``: one line per finding, then the summary."""
 
 from __future__ import annotations
 
@@ -12,10 +13,16 @@ from xdevlint.stages.suppress import split_lines
 _BOLD, _RED, _BLUE, _CYAN, _RESET = "\033[1m", "\033[31m", "\033[34m", "\033[36m", "\033[0m"
 
 
-def use_colour(out: TextIO) -> bool:
-    """Colour only on a terminal, and never when NO_COLOR is set (no-color.org)."""
-    if "NO_COLOR" in os.environ:
+def use_colour(out: TextIO, choice: str = "auto") -> bool:
+    """``--color``: ``always``, ``never``, or ``auto``: never when NO_COLOR is set and not
+    empty (no-color.org), always when FORCE_COLOR is (force-color.org), else only on a
+    terminal."""
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
         return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
     isatty = getattr(out, "isatty", None)
     return bool(isatty and isatty())
 
@@ -54,30 +61,42 @@ def _excerpt(finding: Finding, lines: Sequence[str], paint: _Painter) -> str:
     )
 
 
-def report(results: Sequence[FileResult], out: TextIO) -> None:
-    paint = _Painter(use_colour(out))
-    count = 0
-    files = 0
-    fixable = 0
-    unsafe = 0
+def report(results: Sequence[FileResult], out: TextIO, colour: str = "auto", quiet: bool = False) -> None:
+    """``quiet``: the findings only, without the summary (``--quiet``)."""
+    paint = _Painter(use_colour(out, colour))
     for result in results:
-        if not result.findings:
-            continue
-        files += 1
-        lines = _lines(result)
+        lines = _lines(result) if result.findings else None
         for finding in result.findings:
-            count += 1
             location = f"{finding.path}:{finding.span.line}:{finding.span.column}:"
             out.write(f"{paint(location, _BOLD)} {paint(finding.code, _RED, _BOLD)} {finding.message}\n")
             if lines is not None:
                 out.write(_excerpt(finding, lines, paint))
             if finding.fix is not None:
-                if finding.fix.applicability.value == "safe":
-                    fixable += 1
-                else:
-                    unsafe += 1
                 out.write(f"  {paint('= help:', _CYAN)} {finding.fix.message} ({finding.fix.applicability.value} fix)\n")
             out.write("\n")
+    if not quiet:
+        write_summary(results, out)
+
+
+def report_concise(results: Sequence[FileResult], out: TextIO, colour: str = "auto", quiet: bool = False) -> None:
+    """One line per finding, ``[*]`` marking those a safe fix can fix (as ruff's concise)."""
+    paint = _Painter(use_colour(out, colour))
+    for result in results:
+        for finding in result.findings:
+            location = f"{finding.path}:{finding.span.line}:{finding.span.column}:"
+            mark = " [*]" if finding.fix is not None and finding.fix.applicability.value == "safe" else ""
+            out.write(f"{paint(location, _BOLD)} {paint(finding.code, _RED, _BOLD)}{mark} {finding.message}\n")
+    if not quiet:
+        write_summary(results, out)
+
+
+def write_summary(results: Sequence[FileResult], out: TextIO) -> None:
+    """How many findings in how many files, how many fixed, how many fixable."""
+    findings = [finding for result in results for finding in result.findings]
+    count = len(findings)
+    files = sum(1 for result in results if result.findings)
+    fixable = sum(1 for f in findings if f.fix is not None and f.fix.applicability.value == "safe")
+    unsafe = sum(1 for f in findings if f.fix is not None) - fixable
     fixed = sum(len(result.fixed) for result in results)
     if fixed:
         # After --fix, as ruff says it: everything found, what was fixed, what is left.

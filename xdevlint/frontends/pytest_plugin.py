@@ -1,0 +1,102 @@
+"""A pytest plugin (entry point ``pytest11``): the ``cross_mount_tmp`` fixture, so that a
+test suite exercises the real ``EXDEV`` path of its moves.
+
+On most developer machines the temp directory and the project share one disk, so
+``os.rename(tempfile.mkstemp()[1], dest)`` passes every test and fails in the container
+where ``/tmp`` is a tmpfs. ``cross_mount_tmp`` points ``TMPDIR`` and ``tempfile.tempdir``
+at a fresh directory on a *different* filesystem from the test's working directory (and
+from pytest's ``tmp_path``): the first writable one of ``$XDEVLINT_CROSS_MOUNT_DIRS``
+(``os.pathsep``-separated), else of ``/dev/shm``, ``/run/user/<uid>``, ``/run/shm``,
+``/tmp``, ``/var/tmp``; as root with none of them, a tmpfs it mounts for the session. It
+skips the test, saying why, when there is no second filesystem. It imports nothing of
+xdevlint's engine, so loading it costs pytest nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import uuid
+from pathlib import Path
+from typing import Iterator, List, Optional, Sequence
+
+import pytest
+
+#: Directories to choose from, instead of the built-in list (``os.pathsep``-separated).
+CANDIDATES_ENV = "XDEVLINT_CROSS_MOUNT_DIRS"
+
+
+def candidates() -> List[str]:
+    configured = os.environ.get(CANDIDATES_ENV)
+    if configured is not None:
+        return [part for part in configured.split(os.pathsep) if part]
+    return ["/dev/shm", f"/run/user/{os.getuid()}" if hasattr(os, "getuid") else "", "/run/shm", "/tmp", "/var/tmp"]
+
+
+def other_filesystem(avoid: Sequence[str], choices: Sequence[str]) -> Optional[str]:
+    """The first writable directory in ``choices`` whose device is none of ``avoid``'s."""
+    devices = set()
+    for path in avoid:
+        try:
+            devices.add(os.stat(path).st_dev)
+        except OSError:
+            continue
+    for choice in choices:
+        if not choice or not os.path.isdir(choice) or not os.access(choice, os.W_OK | os.X_OK):
+            continue
+        if os.stat(choice).st_dev not in devices:
+            return choice
+    return None
+
+
+@pytest.fixture(scope="session")
+def _xdevlint_session_tmpfs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Optional[str]]:
+    """A tmpfs mounted for the session, for root on a machine with one filesystem; None
+    when it cannot be mounted."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("mount") is None:
+        yield None
+        return
+    point = tmp_path_factory.mktemp("xdevlint-tmpfs")
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256m,mode=1777", "xdevlint-cross-mount", str(point)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+    )
+    if done.returncode != 0:
+        yield None
+        return
+    try:
+        yield str(point)
+    finally:
+        subprocess.run(["umount", str(point)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+
+
+@pytest.fixture
+def cross_mount_tmp(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A fresh temp directory on another filesystem than the working directory; for the
+    test, ``tempfile`` creates its files there (``TMPDIR`` and ``tempfile.tempdir``)."""
+    avoid = [os.getcwd(), str(tmp_path_factory.getbasetemp())]
+    choices = candidates()
+    base = other_filesystem(avoid, choices)
+    if base is None and os.environ.get(CANDIDATES_ENV) is None:
+        base = request.getfixturevalue("_xdevlint_session_tmpfs")
+    if base is None:
+        pytest.skip(
+            "cross_mount_tmp: no writable directory on another filesystem than the working directory "
+            f"(tried {', '.join(c for c in choices if c)}; set {CANDIDATES_ENV}, or run as root to mount a tmpfs)"
+        )
+    directory = Path(base) / f"xdevlint-cross-mount-{uuid.uuid4().hex[:12]}"
+    directory.mkdir(mode=0o700)
+    saved_env, saved_tempdir = os.environ.get("TMPDIR"), tempfile.tempdir
+    os.environ["TMPDIR"] = str(directory)
+    tempfile.tempdir = str(directory)
+    try:
+        yield directory
+    finally:
+        tempfile.tempdir = saved_tempdir
+        if saved_env is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = saved_env
+        shutil.rmtree(directory, ignore_errors=True)
