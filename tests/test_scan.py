@@ -172,7 +172,47 @@ def test_call_shapes(arguments: str, shape: object) -> None:
         ("import tempfile; make = tempfile.mkdtemp\n", True),
         ("x = TemporaryDirectory\n", True),
         ("with x, TemporaryDirectory() as d:\n", True),
+        ("d = self.mkdtemp()\nos.rmdir(d)\n", False),  # a method: the AST pass counts none either
+        ("d = cls.mkdtemp(prefix='x')\n", False),
+        ("d = self.tools.mkdtemp()\n", True),
+        ("d = x.self.mkdtemp()\n", True),
+        ("self.mkdtemp = tempfile.mkdtemp\nd = self.mkdtemp()\n", True),
     ],
 )
 def test_the_temp_text_tier_rules_out_temps_nobody_holds(source: str, may_hold: bool) -> None:
     assert _text_may_hold_temp(source) is may_hold
+
+
+#: A move finding needs a temp (XDV102) or two different locations (XDV101): a file
+#: that can only say "cache" is ruled out before libcst, a temp or a second location keeps it.
+ONE_LOCATION = """
+import os
+def publish(cache_dir, name):
+    os.rename(os.path.join(cache_dir, name + ".part"), os.path.join(cache_dir, name))
+"""
+
+
+@pytest.mark.parametrize(
+    ("extra", "kept"),
+    [
+        ("", False),
+        ("SCRATCH = '/tmp/x'\n", True),
+        ("import tempfile\nd = tempfile.gettempdir()\n", True),
+        ("T = os.environ['TMPDIR']\n", True),
+        ("def stage(staging_dir): pass\n", True),
+    ],
+)
+def test_the_move_gate_needs_a_temp_or_two_locations(extra: str, kept: bool) -> None:
+    source = ONE_LOCATION + extra
+    assert Scan(source).has_location_source(CONFIG.locations) is kept
+    if not kept:  # and the analysis agrees: nothing to find
+        assert not lint_source(source.encode(), "m.py", CONFIG, prescan=False).findings
+
+
+def test_two_configured_locations_keep_a_file_without_temp() -> None:
+    from xdevlint.analysis.locations import DEFAULT_LOCATIONS, Location, Locations
+
+    locations = Locations(DEFAULT_LOCATIONS + (Location("data", names=("*data_dir*",)),))
+    source = ONE_LOCATION + "def load(data_dir): pass\n"
+    assert Scan(source).has_location_source(locations)
+    assert not Scan(ONE_LOCATION).has_location_source(locations)
