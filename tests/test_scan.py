@@ -216,3 +216,33 @@ def test_two_configured_locations_keep_a_file_without_temp() -> None:
     source = ONE_LOCATION + "def load(data_dir): pass\n"
     assert Scan(source).has_location_source(locations)
     assert not Scan(ONE_LOCATION).has_location_source(locations)
+
+
+@pytest.mark.parametrize(
+    ("handler", "kept"),
+    [
+        ("except OSError:\n    pass\n", True),
+        ("except:\n    pass\n", True),
+        ("except (KeyError, Exception):\n    pass\n", True),
+        ("except shutil.Error:\n    pass\n", True),
+        ("except (KeyError, FileNotFoundError):\n    pass\n", False),
+        ("except json.JSONDecodeError:\n    pass\n", False),
+        ("except OSError:\n    if flaky:\n        raise\n", False),  # a re-raise anywhere reveals it
+        ("except OSError:\n    def later():\n        raise\n", True),  # not in a nested function
+        ("except Failure:\n    pass\nFailure = OSError\n", True),  # a bound name may be an alias
+        ("except x.failure:\n    pass\nx.failure = OSError\n", True),  # an assigned attribute, too
+        ("except errors[0]:\n    pass\n", True),  # not a name: anything
+    ],
+)
+def test_the_swallow_gate_needs_a_handler_that_may_hide_exdev(handler: str, kept: bool) -> None:
+    source = f"import os, shutil, json\ntry:\n    os.rename(a, b)\n{handler}"
+    assert Scan(source).has_guarded_move_call() is kept
+    if not kept:
+        assert not lint_source(source.encode(), "m.py", CONFIG, prescan=False).findings
+
+
+def test_the_swallow_gate_knows_every_class_the_rule_counts() -> None:
+    from xdevlint.rules.xdv202_swallowed_move_error import EXDEV_CLASSES
+    from xdevlint.stages.scan import EXDEV_CLASS_NAMES
+
+    assert {q.rsplit(".", 1)[1] for q in EXDEV_CLASSES} <= EXDEV_CLASS_NAMES

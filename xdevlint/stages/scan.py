@@ -474,6 +474,46 @@ def _names_imported_from_move_modules(text: str) -> Set[str]:
 _TRY_NODES: Tuple[type, ...] = (ast.Try, ast.TryStar) if sys.version_info >= (3, 11) else (ast.Try,)
 
 
+#: The last component of every class whose handler XDV202 says can catch ``EXDEV``
+#: (its ``EXDEV_CLASSES``: ``OSError`` and its aliases, the broad classes, ``shutil.Error``).
+EXDEV_CLASS_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.OS_ERROR_CLASSES | names.BROAD_EXCEPTIONS) | {"Error"}
+
+
+def _may_swallow(handler: ast.ExceptHandler, index: ModuleIndex) -> bool:
+    """Whether XDV202 could flag ``handler``: not when it catches only classes that are
+    none of ``EXDEV_CLASS_NAMES`` (``except (KeyError, FileNotFoundError)``,
+    ``except json.JSONDecodeError``), each spelled by a name the file never binds (a
+    bound name may be an alias: ``Error = OSError``); nor when a ``raise`` is anywhere
+    in it outside a nested function or class (the rule's ``reveals``: even a
+    conditional re-raise shows the author looked at the error)."""
+    if handler.type is not None:
+        types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+        if all(_names_other_class(t, index) for t in types):
+            return False
+    stack: List[ast.AST] = list(handler.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Raise):
+            return False
+        if not isinstance(node, _SCOPES):
+            stack.extend(ast.iter_child_nodes(node))
+    return True
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _names_other_class(expression: ast.expr, index: ModuleIndex) -> bool:
+    """Whether ``expression`` surely names a class that cannot carry ``EXDEV``."""
+    if isinstance(expression, ast.Name):
+        name = expression.id
+    elif isinstance(expression, ast.Attribute) and isinstance(expression.value, ast.Name):
+        name = expression.attr
+    else:
+        return False
+    return name not in EXDEV_CLASS_NAMES and name not in index.bound_anywhere
+
+
 def _has_guarded_move_call(index: Optional[ModuleIndex], withs: bool) -> bool:
     """Whether a ``try`` with handlers (or, with ``withs``, any ``with``) holds a move-like
     call or hands a move-like function to one."""
@@ -514,7 +554,7 @@ def _has_guarded_move_call(index: Optional[ModuleIndex], withs: bool) -> bool:
     guarded = [
         cast(ast.Try, node).body  # a ``TryStar`` has the same fields
         for node in nodes
-        if isinstance(node, _TRY_NODES) and cast(ast.Try, node).handlers
+        if isinstance(node, _TRY_NODES) and any(_may_swallow(h, index) for h in cast(ast.Try, node).handlers)
         or withs and isinstance(node, (ast.With, ast.AsyncWith))
     ]
     for body in guarded:

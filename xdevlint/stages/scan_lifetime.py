@@ -63,6 +63,7 @@ class ModuleIndex:
                     parents[value] = node
                     append(value)
         self._aliases: Optional[Set[str]] = None
+        self._bound_anywhere: Optional[Set[str]] = None
         self._siblings: Optional[Dict[ast.AST, Tuple[List[ast.stmt], int]]] = None
         self._imports: Optional[Dict[str, str]] = None
         self.bound: Set[str] = set()  # names assigned, defined or taken as parameters
@@ -105,6 +106,29 @@ class ModuleIndex:
                     self.bound.add(node.name)
             self._imports = {local: next(iter(q)) for local, q in imports.items() if len(q) == 1 and "" not in q}
         return self._imports
+
+    @property
+    def bound_anywhere(self) -> Set[str]:
+        """Every name the file binds or imports, and every attribute it assigns: what
+        may hold another value than the name says (``Error = OSError``, ``self.error = OSError``)."""
+        if self._bound_anywhere is None:
+            found: Set[str] = set()
+            for node in self.nodes:
+                if isinstance(node, (ast.Name, ast.Attribute)) and not isinstance(node.ctx, ast.Load):
+                    found.add(node.id if isinstance(node, ast.Name) else node.attr)
+                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    found.add(node.name)
+                elif isinstance(node, ast.alias):
+                    found.add(node.asname or node.name.split(".", 1)[0])
+                    found.add(node.name.rsplit(".", 1)[-1])
+                elif isinstance(node, ast.arg):
+                    found.add(node.arg)
+                elif isinstance(node, ast.ExceptHandler) and node.name:
+                    found.add(node.name)
+                elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                    found.update(node.names)
+            self._bound_anywhere = found
+        return self._bound_anywhere
 
     @property
     def aliases(self) -> Set[str]:
