@@ -14,6 +14,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, PositionProvider
 
 from xdevlint.analysis.provenance import ProvenanceProvider
+from xdevlint.analysis.tree import remembering
 from xdevlint.config import Config
 from xdevlint.model import Finding, Fix, Span, analysis_error
 from xdevlint.rules.rule import Rule, RuleContext
@@ -45,8 +46,9 @@ def analyse(
     context = RuleContext(path, config.locations, config.move_function, config.move_function_atomic)
     visitors = [rule(context) for rule in rules]
     try:
-        wrapper = Wrapper(module, {ProvenanceProvider: config.locations})
-        run_rules(wrapper, visitors)
+        with remembering():  # the providers and the rules walk the same tree
+            wrapper = Wrapper(module, {ProvenanceProvider: config.locations})
+            run_rules(wrapper, visitors)
     except RecursionError:
         return [analysis_error(path, "too deeply nested to analyse (recursion limit reached)")], None
     except (KeyboardInterrupt, SystemExit):

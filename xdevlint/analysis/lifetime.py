@@ -332,11 +332,13 @@ class Analysis:
             counter += 1
             self.order[node] = counter
             self.scope_of[node] = scope
-            if isinstance(node, cst.Call):
-                self.calls.setdefault(scope, []).append(node)
-            elif isinstance(node, cst.ClassDef):
-                self.classes.append(node)
-            inner = node if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)) else scope
+            # ``type(...) is``: libcst's classes are ABCs, whose ``isinstance`` costs a call.
+            kind = type(node)
+            if kind is cst.Call:
+                self.calls.setdefault(scope, []).append(node)  # type: ignore[arg-type]
+            elif kind is cst.ClassDef:
+                self.classes.append(node)  # type: ignore[arg-type]
+            inner = node if kind is cst.FunctionDef or kind is cst.Lambda or kind is cst.ClassDef else scope
             stack.append((node, scope, True))
             kids = children(node)
             self.kids[node] = kids
