@@ -292,6 +292,11 @@ def _targets(node: Node) -> List[cst.BaseExpression]:
 # -- the analysis of one module ------------------------------------------------------------
 
 
+#: The nodes through which ``_aliases`` finds more names for a temp (concrete types:
+#: ``type(n) in`` costs less than ``isinstance`` against libcst's ABCs).
+_BINDERS = frozenset({cst.Assign, cst.AnnAssign, cst.For, cst.Call, cst.WithItem})
+
+
 class Analysis:
     """Indexes a module once, then answers for each function what its temps do."""
 
@@ -320,6 +325,7 @@ class Analysis:
         self._naming: Optional[Dict[str, Set[Node]]] = None
         self._initializers: Dict[cst.ClassDef, Optional[cst.FunctionDef]] = {}
         self._own: Dict[Node, List[Node]] = {}
+        self._binders: Dict[Node, List[Node]] = {}
 
     def _index(self, module: cst.Module) -> None:
         counter = 0
@@ -802,7 +808,9 @@ class Analysis:
         hand the temp on when they are returned or stored); ``for p in paths`` (its path)."""
         if not temps:
             return
-        nodes = [n for n in self.own_nodes(scope) if isinstance(n, (cst.Assign, cst.AnnAssign, cst.For, cst.Call, cst.WithItem))]
+        nodes = self._binders.get(scope)
+        if nodes is None:  # asked again for each temp and each probe of ``released``
+            nodes = self._binders[scope] = [n for n in self.own_nodes(scope) if type(n) in _BINDERS]
         local = self.locals_of(scope)
         for temp in temps:
             for _ in range(4):
