@@ -56,14 +56,19 @@ def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     if fields is None:
         fields = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(node))
     found: List[cst.CSTNode] = []
-    kept = _KEPT
+    append, kept = found.append, _KEPT
     for name in fields:
         value = getattr(node, name)
         held = type(value)
         if held is list or held is tuple:
-            found.extend(v for v in value if kept.get(type(v)) or (type(v) not in kept and _kept(type(v))))
-        elif kept.get(held) or (held not in kept and _kept(held)):
-            found.append(value)
+            for item in value:
+                keep = kept.get(type(item))
+                if keep or keep is None and _kept(type(item)):
+                    append(item)
+        else:
+            keep = kept.get(held)
+            if keep or keep is None and _kept(held):
+                append(value)
     if memo is not None:
         memo[id(node)] = found
     return found
