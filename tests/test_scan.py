@@ -172,7 +172,77 @@ def test_call_shapes(arguments: str, shape: object) -> None:
         ("import tempfile; make = tempfile.mkdtemp\n", True),
         ("x = TemporaryDirectory\n", True),
         ("with x, TemporaryDirectory() as d:\n", True),
+        ("d = self.mkdtemp()\nos.rmdir(d)\n", False),  # a method: the AST pass counts none either
+        ("d = cls.mkdtemp(prefix='x')\n", False),
+        ("d = self.tools.mkdtemp()\n", True),
+        ("d = x.self.mkdtemp()\n", True),
+        ("self.mkdtemp = tempfile.mkdtemp\nd = self.mkdtemp()\n", True),
     ],
 )
 def test_the_temp_text_tier_rules_out_temps_nobody_holds(source: str, may_hold: bool) -> None:
     assert _text_may_hold_temp(source) is may_hold
+
+
+#: A move finding needs a temp (XDV102) or two different locations (XDV101): a file
+#: that can only say "cache" is ruled out before libcst, a temp or a second location keeps it.
+ONE_LOCATION = """
+import os
+def publish(cache_dir, name):
+    os.rename(os.path.join(cache_dir, name + ".part"), os.path.join(cache_dir, name))
+"""
+
+
+@pytest.mark.parametrize(
+    ("extra", "kept"),
+    [
+        ("", False),
+        ("SCRATCH = '/tmp/x'\n", True),
+        ("import tempfile\nd = tempfile.gettempdir()\n", True),
+        ("T = os.environ['TMPDIR']\n", True),
+        ("def stage(staging_dir): pass\n", True),
+    ],
+)
+def test_the_move_gate_needs_a_temp_or_two_locations(extra: str, kept: bool) -> None:
+    source = ONE_LOCATION + extra
+    assert Scan(source).has_location_source(CONFIG.locations) is kept
+    if not kept:  # and the analysis agrees: nothing to find
+        assert not lint_source(source.encode(), "m.py", CONFIG, prescan=False).findings
+
+
+def test_two_configured_locations_keep_a_file_without_temp() -> None:
+    from xdevlint.analysis.locations import DEFAULT_LOCATIONS, Location, Locations
+
+    locations = Locations(DEFAULT_LOCATIONS + (Location("data", names=("*data_dir*",)),))
+    source = ONE_LOCATION + "def load(data_dir): pass\n"
+    assert Scan(source).has_location_source(locations)
+    assert not Scan(ONE_LOCATION).has_location_source(locations)
+
+
+@pytest.mark.parametrize(
+    ("handler", "kept"),
+    [
+        ("except OSError:\n    pass\n", True),
+        ("except:\n    pass\n", True),
+        ("except (KeyError, Exception):\n    pass\n", True),
+        ("except shutil.Error:\n    pass\n", True),
+        ("except (KeyError, FileNotFoundError):\n    pass\n", False),
+        ("except json.JSONDecodeError:\n    pass\n", False),
+        ("except OSError:\n    if flaky:\n        raise\n", False),  # a re-raise anywhere reveals it
+        ("except OSError:\n    def later():\n        raise\n", True),  # not in a nested function
+        ("except Failure:\n    pass\nFailure = OSError\n", True),  # a bound name may be an alias
+        ("except x.failure:\n    pass\nx.failure = OSError\n", True),  # an assigned attribute, too
+        ("except errors[0]:\n    pass\n", True),  # not a name: anything
+    ],
+)
+def test_the_swallow_gate_needs_a_handler_that_may_hide_exdev(handler: str, kept: bool) -> None:
+    source = f"import os, shutil, json\ntry:\n    os.rename(a, b)\n{handler}"
+    assert Scan(source).has_guarded_move_call() is kept
+    if not kept:
+        assert not lint_source(source.encode(), "m.py", CONFIG, prescan=False).findings
+
+
+def test_the_swallow_gate_knows_every_class_the_rule_counts() -> None:
+    from xdevlint.rules.xdv202_swallowed_move_error import EXDEV_CLASSES
+    from xdevlint.stages.scan import EXDEV_CLASS_NAMES
+
+    assert {q.rsplit(".", 1)[1] for q in EXDEV_CLASSES} <= EXDEV_CLASS_NAMES

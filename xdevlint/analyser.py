@@ -14,6 +14,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, PositionProvider
 
 from xdevlint.analysis.provenance import ProvenanceProvider
+from xdevlint.analysis.tree import remembering
 from xdevlint.config import Config, line_length_for
 from xdevlint.model import Finding, Fix, Span, analysis_error
 from xdevlint.rules.rule import Rule, RuleContext
@@ -47,8 +48,9 @@ def analyse(
     )
     visitors = [rule(context) for rule in rules]
     try:
-        wrapper = Wrapper(module, {ProvenanceProvider: config.locations})
-        run_rules(wrapper, visitors)
+        with remembering():  # the providers and the rules walk the same tree
+            wrapper = Wrapper(module, {ProvenanceProvider: config.locations})
+            run_rules(wrapper, visitors)
     except RecursionError:
         return [analysis_error(path, "too deeply nested to analyse (recursion limit reached)")], None
     except (KeyboardInterrupt, SystemExit):

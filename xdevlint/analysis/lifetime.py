@@ -296,6 +296,11 @@ def _targets(node: Node) -> List[cst.BaseExpression]:
 # -- the analysis of one module ------------------------------------------------------------
 
 
+#: The nodes through which ``_aliases`` finds more names for a temp (concrete types:
+#: ``type(n) in`` costs less than ``isinstance`` against libcst's ABCs).
+_BINDERS = frozenset({cst.Assign, cst.AnnAssign, cst.For, cst.Call, cst.WithItem})
+
+
 class Analysis:
     """Indexes a module once, then answers for each function what its temps do."""
 
@@ -324,6 +329,7 @@ class Analysis:
         self._naming: Optional[Dict[str, Set[Node]]] = None
         self._initializers: Dict[cst.ClassDef, Optional[cst.FunctionDef]] = {}
         self._own: Dict[Node, List[Node]] = {}
+        self._binders: Dict[Node, List[Node]] = {}
 
     def _index(self, module: cst.Module) -> None:
         counter = 0
@@ -336,11 +342,13 @@ class Analysis:
             counter += 1
             self.order[node] = counter
             self.scope_of[node] = scope
-            if isinstance(node, cst.Call):
-                self.calls.setdefault(scope, []).append(node)
-            elif isinstance(node, cst.ClassDef):
-                self.classes.append(node)
-            inner = node if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)) else scope
+            # ``type(...) is``: libcst's classes are ABCs, whose ``isinstance`` costs a call.
+            kind = type(node)
+            if kind is cst.Call:
+                self.calls.setdefault(scope, []).append(node)  # type: ignore[arg-type]
+            elif kind is cst.ClassDef:
+                self.classes.append(node)  # type: ignore[arg-type]
+            inner = node if kind is cst.FunctionDef or kind is cst.Lambda or kind is cst.ClassDef else scope
             stack.append((node, scope, True))
             kids = children(node)
             self.kids[node] = kids
@@ -804,7 +812,9 @@ class Analysis:
         hand the temp on when they are returned or stored); ``for p in paths`` (its path)."""
         if not temps:
             return
-        nodes = [n for n in self.own_nodes(scope) if isinstance(n, (cst.Assign, cst.AnnAssign, cst.For, cst.Call, cst.WithItem))]
+        nodes = self._binders.get(scope)
+        if nodes is None:  # asked again for each temp and each probe of ``released``
+            nodes = self._binders[scope] = [n for n in self.own_nodes(scope) if type(n) in _BINDERS]
         local = self.locals_of(scope)
         for temp in temps:
             for _ in range(4):

@@ -666,7 +666,7 @@ class _Interpreter:
 
     def expressions(self, node: cst.CSTNode, env: Env) -> None:
         """Evaluate every expression below ``node`` so calls inside it get values."""
-        for child in node.children:
+        for child in children(node):
             if isinstance(child, cst.BaseExpression):
                 self.ev(child, env)
             else:
@@ -1158,7 +1158,7 @@ def _first_of(node: cst.BaseExpression, value: Value, interpreter: _Interpreter)
 
 
 def _expressions_below(node: cst.CSTNode) -> Iterable[cst.BaseExpression]:
-    for child in node.children:
+    for child in children(node):
         if isinstance(child, cst.BaseExpression):
             yield child
         else:

@@ -16,8 +16,8 @@ import warnings
 from typing import Callable, Dict, FrozenSet, Iterable, List, Match, Optional, Pattern, Set, Tuple, cast
 
 from xdevlint.analysis import names
-from xdevlint.analysis.locations import Locations
-from xdevlint.stages.scan_lifetime import FACTORY_NAMES, temp_may_leak, temp_may_stay
+from xdevlint.analysis.locations import TEMP, Locations
+from xdevlint.stages.scan_lifetime import FACTORY_NAMES, ModuleIndex, temp_may_leak, temp_may_stay
 
 _MOVE_ATTRIBUTES = frozenset(names.MOVE_METHODS) | {q.rsplit(".", 1)[1] for q in names.MOVE_FUNCTIONS}
 _MOVE_MODULES = {q.rsplit(".", 1)[0] for q in names.MOVE_FUNCTIONS}
@@ -33,6 +33,7 @@ class Scan:
         self._lowered: Optional[str] = None
         self._tree: Optional[ast.AST] = tree
         self._parsed = tree is not None
+        self._index: Optional[ModuleIndex] = None
         self._answers: Dict[str, bool] = {}
 
     @property
@@ -58,6 +59,13 @@ class Scan:
                 self._tree = None
         return self._tree
 
+    @property
+    def index(self) -> Optional[ModuleIndex]:
+        """The AST's nodes and their parents, from one walk that every AST tier shares."""
+        if self._index is None and self.tree is not None:
+            self._index = ModuleIndex(self.tree)
+        return self._index
+
     def has_move_call(self) -> bool:
         """Whether any call could be a filesystem move (sound over-approximation).
 
@@ -66,7 +74,7 @@ class Scan:
         """
         answer = self._answers.get("move")
         if answer is None:
-            answer = _text_may_move(self.text) and _has_move_call(self.tree)
+            answer = _text_may_move(self.text) and _has_move_call(self.index)
             self._answers["move"] = answer
         return answer
 
@@ -86,7 +94,7 @@ class Scan:
             answer = (
                 (tries or withs)
                 and _text_may_guard_move(self.text)
-                and _has_guarded_move_call(self.tree, withs)
+                and _has_guarded_move_call(self.index, withs)
             )
             self._answers["guarded-move"] = answer
         return answer
@@ -96,7 +104,7 @@ class Scan:
         over-approximation of the lifetime analysis: see ``scan_lifetime``)."""
         answer = self._answers.get("leak")
         if answer is None:
-            answer = _text_may_hold_temp(self.text) and temp_may_leak(self.tree)
+            answer = _text_may_hold_temp(self.text) and temp_may_leak(self.tree, self.index)
             self._answers["leak"] = answer
         return answer
 
@@ -105,15 +113,19 @@ class Scan:
         of the lifetime analysis: see ``scan_lifetime``)."""
         answer = self._answers.get("keep")
         if answer is None:
-            answer = _text_may_hold_temp(self.text) and temp_may_stay(self.tree)
+            answer = _text_may_hold_temp(self.text) and temp_may_stay(self.tree, self.index)
             self._answers["keep"] = answer
         return answer
 
     def has_location_source(self, locations: Locations) -> bool:
-        """Whether anything in the file can give a path a location (sound)."""
+        """Whether the file can give paths the locations a move rule needs (sound):
+        ``temp`` (a temp moved out, or a path moved onto a new temp: XDV102), or two
+        different locations (XDV101). A file that can only ever say "cache" cannot
+        hold a move finding, whatever it moves."""
         answer = self._answers.get("location")
         if answer is None:
-            answer = _has_location_source(self.tree, locations)
+            found = _location_sources(self.index, locations)
+            answer = found is None or TEMP in found or len(found) > 1
             self._answers["location"] = answer
         return answer
 
@@ -301,13 +313,13 @@ def _string_end(text: str, index: int, quote: str) -> int:
         index = end + 1
 
 
-def _has_move_call(tree: Optional[ast.AST]) -> bool:
-    if tree is None:
+def _has_move_call(index: Optional[ModuleIndex]) -> bool:
+    if index is None:
         return True  # libcst may still parse it; only the real analysis can say
     modules: Set[str] = set()  # local names of the os module
     classes: Set[str] = set()  # local names of pathlib path classes
     aliases: Set[str] = set()  # names bound to a move function
-    nodes = list(ast.walk(tree))
+    nodes = index.nodes
     for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -376,17 +388,24 @@ _TEMP_NAMES = frozenset(
 )
 
 
-def _has_location_source(tree: Optional[ast.AST], locations: Locations) -> bool:
-    """Whether any node could give a value a location, by the same tests provenance uses:
+def _location_sources(index: Optional[ModuleIndex], locations: Locations) -> Optional[Set[str]]:
+    """The locations the file's nodes could give a value, by the same tests provenance
+    uses (None: cannot tell, any):
 
     an identifier matching a location's name pattern, a literal under a location's
-    path (or ``~``, which ``Path.home()`` and ``expanduser`` build on), a location's
-    environment variable, a temp factory or a configured call.
+    path (or ``~``, which ``Path.home()`` and ``expanduser`` build on: every location
+    with a path under ``~``), a location's environment variable, a temp factory or
+    ``tempfile``'s directory (``temp``, which provenance hard-codes), or a configured call.
     """
-    if tree is None:
-        return True
-    calls = _TEMP_NAMES | {c.rsplit(".", 1)[-1] for loc in locations.locations for c in loc.calls}
-    for node in ast.walk(tree):
+    if index is None:
+        return None
+    calls: Dict[str, Set[str]] = {name: {TEMP} for name in _TEMP_NAMES}
+    for loc in locations.locations:
+        for call in loc.calls:
+            calls.setdefault(call.rsplit(".", 1)[-1], set()).add(loc.name)
+    home = {loc.name for loc in locations.locations if any(p.startswith("~") for p in loc.paths)}
+    found: Set[str] = set()
+    for node in index.nodes:
         if isinstance(node, ast.Name):
             word = node.id
         elif isinstance(node, ast.Attribute):
@@ -397,14 +416,16 @@ def _has_location_source(tree: Optional[ast.AST], locations: Locations) -> bool:
             word = node.name.rsplit(".", 1)[-1]
         elif isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
             text = node.value.decode("latin-1") if isinstance(node.value, bytes) else node.value
-            if text.startswith("~") or locations.for_literal(text) or locations.for_env(text):
-                return True
+            if text.startswith("~"):
+                found |= home
+            found |= locations.for_literal(text) | locations.for_env(text)
             continue
         else:
             continue
-        if word in calls or word == "home" or locations.for_identifier(word):
-            return True
-    return False
+        found |= calls.get(word, set()) | locations.for_identifier(word)
+        if word == "home":
+            found |= home
+    return found
 
 
 #: What XDV202 counts as a move: the last component of every move-like function.
@@ -453,12 +474,52 @@ def _names_imported_from_move_modules(text: str) -> Set[str]:
 _TRY_NODES: Tuple[type, ...] = (ast.Try, ast.TryStar) if sys.version_info >= (3, 11) else (ast.Try,)
 
 
-def _has_guarded_move_call(tree: Optional[ast.AST], withs: bool) -> bool:
+#: The last component of every class whose handler XDV202 says can catch ``EXDEV``
+#: (its ``EXDEV_CLASSES``: ``OSError`` and its aliases, the broad classes, ``shutil.Error``).
+EXDEV_CLASS_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.OS_ERROR_CLASSES | names.BROAD_EXCEPTIONS) | {"Error"}
+
+
+def _may_swallow(handler: ast.ExceptHandler, index: ModuleIndex) -> bool:
+    """Whether XDV202 could flag ``handler``: not when it catches only classes that are
+    none of ``EXDEV_CLASS_NAMES`` (``except (KeyError, FileNotFoundError)``,
+    ``except json.JSONDecodeError``), each spelled by a name the file never binds (a
+    bound name may be an alias: ``Error = OSError``); nor when a ``raise`` is anywhere
+    in it outside a nested function or class (the rule's ``reveals``: even a
+    conditional re-raise shows the author looked at the error)."""
+    if handler.type is not None:
+        types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+        if all(_names_other_class(t, index) for t in types):
+            return False
+    stack: List[ast.AST] = list(handler.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Raise):
+            return False
+        if not isinstance(node, _SCOPES):
+            stack.extend(ast.iter_child_nodes(node))
+    return True
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _names_other_class(expression: ast.expr, index: ModuleIndex) -> bool:
+    """Whether ``expression`` surely names a class that cannot carry ``EXDEV``."""
+    if isinstance(expression, ast.Name):
+        name = expression.id
+    elif isinstance(expression, ast.Attribute) and isinstance(expression.value, ast.Name):
+        name = expression.attr
+    else:
+        return False
+    return name not in EXDEV_CLASS_NAMES and name not in index.bound_anywhere
+
+
+def _has_guarded_move_call(index: Optional[ModuleIndex], withs: bool) -> bool:
     """Whether a ``try`` with handlers (or, with ``withs``, any ``with``) holds a move-like
     call or hands a move-like function to one."""
-    if tree is None:
+    if index is None:
         return True
-    nodes = list(ast.walk(tree))
+    nodes = index.nodes
     modules: Set[str] = set(_PATH_CLASS_NAMES)  # local names of os, shutil, pathlib, safemove
     aliases: Set[str] = set()  # local names of move-like functions
     for node in nodes:
@@ -493,7 +554,7 @@ def _has_guarded_move_call(tree: Optional[ast.AST], withs: bool) -> bool:
     guarded = [
         cast(ast.Try, node).body  # a ``TryStar`` has the same fields
         for node in nodes
-        if isinstance(node, _TRY_NODES) and cast(ast.Try, node).handlers
+        if isinstance(node, _TRY_NODES) and any(_may_swallow(h, index) for h in cast(ast.Try, node).handlers)
         or withs and isinstance(node, (ast.With, ast.AsyncWith))
     ]
     for body in guarded:
@@ -544,6 +605,11 @@ def _text_may_hold_temp(text: str) -> bool:
             if _ALIASED.match(text, end) or not _in_import(text, start):
                 return True  # ``make = tempfile.mkdtemp``, ``import mkdtemp as md``: an alias
             continue
+        if _on_self_or_cls(text, start):
+            # ``self.mkdtemp()``: a method, which the AST pass does not count as a
+            # factory unless the name is an alias, and every alias is bound by an
+            # occurrence this loop stops at (not called, or imported ``as``).
+            continue
         if word == "NamedTemporaryFile":
             shape = _call_shape(text, call.end())
             if shape is None or shape[2] or "delete" in shape[1] or shape[0] > 7 or _NAME_OF_CALL.search(text):
@@ -552,6 +618,17 @@ def _text_may_hold_temp(text: str) -> bool:
         if word == "TemporaryDirectory" and _WITH.search(text, max(0, start - 200), _chain_start(text, start)):
             continue  # the context manager removes it
         return True
+    return False
+
+
+def _on_self_or_cls(text: str, start: int) -> bool:
+    """Whether the name at ``start`` is written ``self.NAME`` or ``cls.NAME``, the
+    receiver a plain name (not ``x.self.NAME``)."""
+    for receiver in ("self.", "cls."):
+        begin = start - len(receiver)
+        if text.startswith(receiver, begin):
+            before = text[begin - 1:begin]
+            return not (_is_identifier_character(before) or before == ".")
     return False
 
 

@@ -40,20 +40,30 @@ _SIMPLE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Pass)
 _REMOVING_METHODS = frozenset({"unlink", "rmdir"})
 
 
-class _Module:
+class ModuleIndex:
     """What the checks need to know about the whole file: the nodes and their parents
-    from one walk; blocks, imports and bound names only when a temp needs them."""
+    from one walk (shared by every AST tier of a ``Scan``); blocks, imports, bound names
+    and the factories' aliases only when a temp needs them."""
 
     def __init__(self, tree: ast.AST) -> None:
-        self.nodes: List[ast.AST] = []
+        # ``ast.walk`` would cost twice as much: ``iter_child_nodes`` is a generator over
+        # another (``iter_fields``) for every node. Breadth first; no caller needs an order.
+        self.nodes: List[ast.AST] = [tree]
         self.parents: Dict[ast.AST, ast.AST] = {}
-        stack = [tree]
-        while stack:
-            node = stack.pop()
-            self.nodes.append(node)
-            for child in ast.iter_child_nodes(node):
-                self.parents[child] = node
-                stack.append(child)
+        parents, append = self.parents, self.nodes.append
+        for node in self.nodes:
+            for name in node._fields:
+                value = getattr(node, name, None)
+                if type(value) is list:
+                    for item in value:
+                        if isinstance(item, ast.AST):
+                            parents[item] = node
+                            append(item)
+                elif isinstance(value, ast.AST):
+                    parents[value] = node
+                    append(value)
+        self._aliases: Optional[Set[str]] = None
+        self._bound_anywhere: Optional[Set[str]] = None
         self._siblings: Optional[Dict[ast.AST, Tuple[List[ast.stmt], int]]] = None
         self._imports: Optional[Dict[str, str]] = None
         self.bound: Set[str] = set()  # names assigned, defined or taken as parameters
@@ -97,6 +107,36 @@ class _Module:
             self._imports = {local: next(iter(q)) for local, q in imports.items() if len(q) == 1 and "" not in q}
         return self._imports
 
+    @property
+    def bound_anywhere(self) -> Set[str]:
+        """Every name the file binds or imports, and every attribute it assigns: what
+        may hold another value than the name says (``Error = OSError``, ``self.error = OSError``)."""
+        if self._bound_anywhere is None:
+            found: Set[str] = set()
+            for node in self.nodes:
+                if isinstance(node, (ast.Name, ast.Attribute)) and not isinstance(node.ctx, ast.Load):
+                    found.add(node.id if isinstance(node, ast.Name) else node.attr)
+                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    found.add(node.name)
+                elif isinstance(node, ast.alias):
+                    found.add(node.asname or node.name.split(".", 1)[0])
+                    found.add(node.name.rsplit(".", 1)[-1])
+                elif isinstance(node, ast.arg):
+                    found.add(node.arg)
+                elif isinstance(node, ast.ExceptHandler) and node.name:
+                    found.add(node.name)
+                elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                    found.update(node.names)
+            self._bound_anywhere = found
+        return self._bound_anywhere
+
+    @property
+    def aliases(self) -> Set[str]:
+        """Other names for a temp factory (see ``_aliases``)."""
+        if self._aliases is None:
+            self._aliases = _aliases(self)
+        return self._aliases
+
     def qualified(self, node: ast.AST) -> Optional[str]:
         """``os.unlink`` for ``os.unlink`` after ``import os``; None when unsure."""
         if isinstance(node, ast.Name):
@@ -108,34 +148,35 @@ class _Module:
         return None
 
 
-def temp_may_leak(tree: Optional[ast.AST]) -> bool:
+def temp_may_leak(tree: Optional[ast.AST], module: Optional[ModuleIndex] = None) -> bool:
     """Whether some temp the file creates and holds may leak on an error path (sound:
-    False only when every one is covered as the module docstring says)."""
+    False only when every one is covered as the module docstring says). ``module``: the
+    tree's index, when the caller has one."""
     if tree is None:
         return True
-    module = _Module(tree)
-    aliases = _aliases(module)
+    module = module or ModuleIndex(tree)
+    aliases = module.aliases
     for node in module.nodes:
         if isinstance(node, ast.Call) and _may_create(module, node.func, aliases) and _creation_may_leak(module, node):
             return True
     return False
 
 
-def temp_may_stay(tree: Optional[ast.AST]) -> bool:
+def temp_may_stay(tree: Optional[ast.AST], module: Optional[ModuleIndex] = None) -> bool:
     """Whether some temp the file creates and holds may never be removed (sound: False
     only when each one is surely removed, moved, returned or registered by a statement
-    of its own scope, or is not a temp XDV203 reports)."""
+    of its own scope, or is not a temp XDV203 reports). ``module`` as for ``temp_may_leak``."""
     if tree is None:
         return True
-    module = _Module(tree)
-    aliases = _aliases(module)
+    module = module or ModuleIndex(tree)
+    aliases = module.aliases
     for node in module.nodes:
         if isinstance(node, ast.Call) and _may_create(module, node.func, aliases) and _creation_may_stay(module, node):
             return True
     return False
 
 
-def _aliases(module: _Module) -> Set[str]:
+def _aliases(module: ModuleIndex) -> Set[str]:
     """Other names for a factory: ``from tempfile import mkdtemp as md``, and targets
     of assignments that name one other than by calling it (``mk = tempfile.mkstemp``,
     ``self._mk = mk``, ``make = staticmethod(mkdtemp)``), two assignments deep."""
@@ -165,7 +206,7 @@ def _aliases(module: _Module) -> Set[str]:
     return aliases
 
 
-def _may_create(module: _Module, func: ast.expr, aliases: Set[str]) -> bool:
+def _may_create(module: ModuleIndex, func: ast.expr, aliases: Set[str]) -> bool:
     """Whether calling ``func`` may make a temp: ``tempfile.mkdtemp``, an alias, or a
     factory's name on something that may be ``tempfile``. ``self.mkdtemp()`` is a
     method (a same-module one that returns a temp is caught by its own ``return``)."""
@@ -184,7 +225,7 @@ def _may_create(module: _Module, func: ast.expr, aliases: Set[str]) -> bool:
     return known is None or known in names.TEMP_FACTORIES
 
 
-def _held(module: _Module, call: ast.Call) -> Tuple[str, Optional[ast.AST], Optional[_Temp]]:
+def _held(module: ModuleIndex, call: ast.Call) -> Tuple[str, Optional[ast.AST], Optional[_Temp]]:
     """How the file holds what ``call`` makes, as the lifetime analysis may read it:
     "none" (it cannot be a tracked temp), "unknown" (returned by a helper, made by an
     alias, kept on an attribute: the analysis may track it in ways not followed here),
@@ -237,7 +278,7 @@ def _held(module: _Module, call: ast.Call) -> Tuple[str, Optional[ast.AST], Opti
     return "held", parent, _Temp(factory, handle, scope)
 
 
-def _on_self(module: _Module, target: ast.Attribute) -> bool:
+def _on_self(module: ModuleIndex, target: ast.Attribute) -> bool:
     """``self.attr`` in a method: the analysis tracks it as the class's temp."""
     function = module.parents.get(target)
     while function is not None and not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
@@ -248,7 +289,7 @@ def _on_self(module: _Module, target: ast.Attribute) -> bool:
     return bool(params) and isinstance(target.value, ast.Name) and target.value.id == params[0].arg
 
 
-def _creation_may_leak(module: _Module, call: ast.Call) -> bool:
+def _creation_may_leak(module: ModuleIndex, call: ast.Call) -> bool:
     how, statement, temp = _held(module, call)
     if how == "self":
         return _self_temp_may_leak(module, statement)  # type: ignore[arg-type]
@@ -258,7 +299,7 @@ def _creation_may_leak(module: _Module, call: ast.Call) -> bool:
     return temp.may_be_handed_off(module) and not _covered(module, statement, temp)
 
 
-def _self_temp_may_leak(module: _Module, statement: ast.stmt) -> bool:
+def _self_temp_may_leak(module: ModuleIndex, statement: ast.stmt) -> bool:
     """A temp created into ``self.attr``: ``__enter__`` hands it over only when it
     returns, so it may leak; another method owns it only when that method itself uses
     ``self.attr`` where a removal or hand-off could be (the analysis follows nothing
@@ -285,7 +326,7 @@ def _attributes_set(statement: ast.stmt) -> Set[str]:
     return {e.attr for t in targets for e in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]) if isinstance(e, ast.Attribute)}
 
 
-def _class_removes(module: _Module, statement: ast.stmt) -> bool:
+def _class_removes(module: ModuleIndex, statement: ast.stmt) -> bool:
     """Whether a method of the class surely removes what ``self.attr`` holds, as the
     analysis reads it: ``shutil.rmtree(self.attr)``, ``self.attr.cleanup()``,
     ``self.addCleanup(shutil.rmtree, self.attr)``."""
@@ -311,7 +352,7 @@ def _class_removes(module: _Module, statement: ast.stmt) -> bool:
     return False
 
 
-def _creation_may_stay(module: _Module, call: ast.Call) -> bool:
+def _creation_may_stay(module: ModuleIndex, call: ast.Call) -> bool:
     """Whether no statement of the scope surely removes, moves or returns the temp."""
     how, statement, temp = _held(module, call)
     if how == "self":
@@ -343,7 +384,7 @@ def _handle(targets: Sequence[ast.expr], factory: str, indexed: bool) -> Optiona
     return target.id if isinstance(target, ast.Name) else None
 
 
-def _scope(module: _Module, statement: ast.AST) -> Optional[ast.AST]:
+def _scope(module: ModuleIndex, statement: ast.AST) -> Optional[ast.AST]:
     scope = module.parents.get(statement)
     while scope is not None and not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
         scope = module.parents.get(scope)
@@ -359,7 +400,7 @@ def _returned(scope: ast.AST, handle: str) -> bool:
     )
 
 
-def _used_elsewhere(module: _Module, scope: ast.AST) -> bool:
+def _used_elsewhere(module: ModuleIndex, scope: ast.AST) -> bool:
     """Whether the file names the function anywhere but in its own ``def``: a call
     there (or through an alias) is a creation of its own for the analysis."""
     if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -410,7 +451,7 @@ class _Temp:
     def names(self) -> Set[str]:
         return self.paths | self.objects
 
-    def surely_released(self, module: _Module) -> bool:
+    def surely_released(self, module: ModuleIndex) -> bool:
         """Whether a statement of the scope itself surely removes, moves or returns the
         temp, as the lifetime analysis reads it: ``os.unlink(p)``, a registration,
         ``os.rename(p, dst)``, ``p.rename(dst)``, ``return p``."""
@@ -436,7 +477,7 @@ class _Temp:
                         return True
         return False
 
-    def may_be_handed_off(self, module: _Module) -> bool:
+    def may_be_handed_off(self, module: ModuleIndex) -> bool:
         """Whether any statement of the scope could remove, move, store, return or
         otherwise hand on the temp: a name of it in a call, a ``return``/``yield``,
         a ``with`` item, an assignment to something other than names, or a nested
@@ -452,7 +493,7 @@ _HANDING = (ast.Call, ast.Return, ast.Yield, ast.YieldFrom, ast.withitem, ast.Aw
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
-def _may_hand_off(module: _Module, name: ast.expr, scope: ast.AST) -> bool:
+def _may_hand_off(module: ModuleIndex, name: ast.expr, scope: ast.AST) -> bool:
     """Whether this use of a temp's name is where a removal or hand-off could be."""
     statement: Optional[ast.AST] = None
     current: ast.AST = name
@@ -475,7 +516,7 @@ def _may_hand_off(module: _Module, name: ast.expr, scope: ast.AST) -> bool:
     return False
 
 
-def _covered(module: _Module, statement: ast.stmt, temp: _Temp) -> bool:
+def _covered(module: ModuleIndex, statement: ast.stmt, temp: _Temp) -> bool:
     """Whether the statements after the creation, in its block, reach one that removes,
     stores or hands off the temp before any that may raise while it exists."""
     block, index = module.siblings.get(statement, (None, 0))
@@ -495,7 +536,7 @@ def _covered(module: _Module, statement: ast.stmt, temp: _Temp) -> bool:
     return False
 
 
-def _covers(module: _Module, statement: ast.stmt, temp: _Temp) -> bool:
+def _covers(module: ModuleIndex, statement: ast.stmt, temp: _Temp) -> bool:
     if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
         call = statement.value
         if _holds_call(call):
@@ -519,7 +560,7 @@ def _covers(module: _Module, statement: ast.stmt, temp: _Temp) -> bool:
 _CONTEXT_TAKERS = frozenset({"enter_context", "enter_async_context", "enterContext", "enterClassContext", "push", "push_async_exit"})
 
 
-def _away(module: _Module, receiver: ast.AST, scope: ast.AST) -> bool:
+def _away(module: ModuleIndex, receiver: ast.AST, scope: ast.AST) -> bool:
     """Whether a store into ``receiver`` surely puts the temp where it outlives the
     call, as the analysis reads it: a container named by a parameter or a module
     global, never bound in the function (not ``self``'s, whose class must remove it;
@@ -545,7 +586,7 @@ def _away(module: _Module, receiver: ast.AST, scope: ast.AST) -> bool:
     return True
 
 
-def _starts_removing(module: _Module, statements: List[ast.stmt], temp: _Temp) -> bool:
+def _starts_removing(module: ModuleIndex, statements: List[ast.stmt], temp: _Temp) -> bool:
     """Whether the first of ``statements`` that may raise removes the temp whatever
     happens next: ``os.unlink(p)``; ``try: os.unlink(p)`` with any handlers;
     ``if os.path.exists(p): os.unlink(p)`` (the analysis takes the test's other branch
@@ -561,7 +602,7 @@ def _starts_removing(module: _Module, statements: List[ast.stmt], temp: _Temp) -
     return False
 
 
-def _removes(module: _Module, call: ast.Call, temp: _Temp) -> bool:
+def _removes(module: ModuleIndex, call: ast.Call, temp: _Temp) -> bool:
     """``os.unlink(p)``, ``p.unlink()``, ``d.cleanup()``, or registering the removal:
     ``self.addCleanup(os.unlink, p)``, ``atexit.register(shutil.rmtree, d)``."""
     func = call.func
@@ -584,7 +625,7 @@ def _removes(module: _Module, call: ast.Call, temp: _Temp) -> bool:
     )
 
 
-def _cannot_raise(module: _Module, statement: ast.stmt) -> bool:
+def _cannot_raise(module: ModuleIndex, statement: ast.stmt) -> bool:
     """``pass``, ``os.close(fd)``, ``p = os.path.realpath(p)``, ``self.x = y``:
     statements the lifetime analysis takes as not raising (no calls but to
     ``NON_RAISING_CALLS``; no ``await``, ``yield`` or lambda)."""
