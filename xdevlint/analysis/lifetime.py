@@ -1285,6 +1285,8 @@ class _Flow:
         self.handed: Set[int] = set()
         self.alive: Set[int] = set()  # the file exists on some path
         self.entries: Dict[Tuple[int, cst.ExceptHandler], Set[Status]] = {}
+        #: what the exceptions no handler of a ``try`` catches carry, per temp and ``try``
+        self.escapes: Dict[Tuple[int, Node], Set[Status]] = {}
         self.falls_through: Set[cst.ExceptHandler] = set()
         self._effects: Dict[Node, Dict[int, Status]] = {}
         self._raises: Dict[Node, Optional[str]] = {}
@@ -1650,6 +1652,8 @@ class _Flow:
             elif catches == "os":
                 remaining = {i: frozenset(s for s in ss if not (s[0] == "raised" and s[3] == "os")) for i, ss in remaining.items()}
         if remaining is not None:
+            for index, statuses in remaining.items():
+                self.escapes.setdefault((index, node), set()).update(statuses)
             _merge(out, {"raise": remaining})
         if node.finalbody is not None:
             finished: Outcome = {}
@@ -1823,6 +1827,9 @@ class _Flow:
         cleaning = self.cleaning_try(temp)
         if cleaning is not None:
             return Lifetime(temp, True, leaks, tuple(fixes), extend=self.extension(temp, cleaning, unhandled))
+        enclosing = self.enclosing_try(index, temp, unhandled)
+        if enclosing is not None:
+            return Lifetime(temp, True, leaks, tuple(fixes), extend=enclosing)
         return Lifetime(temp, True, leaks, tuple(fixes), self.wrap(temp, unhandled))
 
     def leak_key(self, leak: Leak) -> Tuple[int, int, int]:
@@ -1909,6 +1916,43 @@ class _Flow:
             return node, block
         return None
 
+    def enclosing_try(self, index: int, temp: Temp, leaks: List[Leak]) -> Optional[Tuple[cst.Try, cst.IndentedBlock]]:
+        """The innermost ``try`` around the creation whose body raises every leak, when an
+        ``except BaseException`` clause on it (guarded, the name bound to None before it)
+        would remove the temp exactly when it leaks: every exception that escapes its
+        handlers carries the temp live (an earlier error swallowed or not), or not created
+        yet, never handed on or removed
+        already, nor re-raised by a handler (which a safe fix makes remove it), and the name
+        is not used before the creation, so binding it to None changes nothing."""
+        a = self.a
+        if temp.owner is not None:
+            return None
+        created = a.order[temp.statement]
+        node = a.parent.get(temp.statement)
+        while node is not None and node is not self.scope and not isinstance(node, _SCOPES):
+            if isinstance(node, cst.Try) and a.order[node.body] <= created <= a.end[node.body]:
+                if all(created < a.order.get(leak.origin, -1) <= a.end[node.body] for leak in leaks):
+                    break
+            node = a.parent.get(node)
+        else:
+            return None
+        if not isinstance(node, cst.Try):
+            return None
+        block = a.parent.get(node)
+        if not isinstance(block, cst.IndentedBlock):
+            return None
+        for status in self.escapes.get((index, node), set()):
+            if status != ABSENT and status[0] != "err" and not (status[0] == "raised" and status[2] is None):
+                return None  # handed on or removed already, or re-raised by a handler
+        statements = list(block.body)
+        number = statements.index(node)
+        before = statements[number - 1] if number else None
+        for name_node in a._walk(self.scope):
+            if isinstance(name_node, cst.Name) and name_node.value == temp.handle and a.order[name_node] < created:
+                if before is None or not (a.order[before] <= a.order[name_node] <= a.end[before]) or not binds_none(before, temp.handle):
+                    return None  # the name holds something else there: ``None`` or a removal would change it
+        return node, block
+
     def wrap(self, temp: Temp, leaks: List[Leak]) -> Optional[Tuple[cst.IndentedBlock, int, int]]:
         a = self.a
         block = a.parent.get(temp.statement)
@@ -1926,3 +1970,18 @@ class _Flow:
             else:
                 return None  # raised outside this block (or by the creation itself)
         return (block, first, last) if last >= first else None
+
+
+def binds_none(statement: Node, name: str) -> bool:
+    """``name = None`` alone on its line."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    assign = statement.body[0]
+    return (
+        isinstance(assign, cst.Assign)
+        and len(assign.targets) == 1
+        and isinstance(assign.targets[0].target, cst.Name)
+        and assign.targets[0].target.value == name
+        and isinstance(assign.value, cst.Name)
+        and assign.value.value == "None"
+    )

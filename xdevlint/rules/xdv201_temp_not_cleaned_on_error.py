@@ -6,7 +6,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from xdevlint.analysis.lifetime import DIRECTORY, DIRECTORY_OBJECT, FILE_OBJECT, Lifetime, LifetimeProvider, Temp
+from xdevlint.analysis.lifetime import DIRECTORY, DIRECTORY_OBJECT, FILE_OBJECT, Lifetime, LifetimeProvider, Temp, binds_none
 from xdevlint.analysis.locations import Locations
 from xdevlint.analysis.provenance import ProvenanceProvider
 from libcst.metadata import GlobalScope
@@ -141,7 +141,11 @@ class TempNotCleanedOnError(Rule):
     clause itself). When a `try` around the creation already removes the temp in one of
     its handlers, that `try` gets the `except BaseException` clause instead (guarded,
     with the name bound to None before it), so no error removes the temp twice; no
-    fix is offered when some of those errors are raised outside it. This fix is unsafe:
+    fix is offered when some of those errors are raised outside it. A `try` around the
+    creation whose handlers do not remove it gets that clause too, instead of a second
+    `try` in its body, when every leak is raised in its body and every exception its
+    handlers let through finds the temp live or not yet made (never handed on or
+    removed) and the name is not used before the creation. This fix is unsafe:
     it also removes the temp on `KeyboardInterrupt` and for errors the code may have
     meant to leave the file behind for (inspection after a crash), and it re-indents
     the wrapped statements. No fix is offered when those statements are not in one
@@ -227,9 +231,9 @@ class TempNotCleanedOnError(Rule):
         return None
 
     def extended(self, temp: Temp, node: cst.Try, block: cst.IndentedBlock) -> Optional[Fix]:
-        """An ``except BaseException`` clause on the enclosing ``try`` one of whose handlers
-        removes the temp already: each exception goes to one handler, so the temp is removed
-        once. The temp may not exist yet there, so the removal is guarded, and the name bound
+        """An ``except BaseException`` clause on the enclosing ``try`` (one of whose handlers
+        removes the temp already, or whose escaping exceptions all carry the temp live or not
+        yet made): each exception goes to one handler, so the temp is removed once. The temp may not exist yet there, so the removal is guarded, and the name bound
         to None right before the ``try`` unless the statement there does it already (one
         further up might be rebound in between)."""
         if not _extensible(node):
@@ -246,7 +250,7 @@ class TempNotCleanedOnError(Rule):
         title = f"{self.FIX_TITLE} (an `except BaseException` clause on the `try`)"
         statements = list(block.body)
         number = statements.index(node)
-        if number and _binds_none(statements[number - 1], temp.handle):  # the safe fix's, or the author's
+        if number and binds_none(statements[number - 1], temp.handle):  # the safe fix's, or the author's
             return Fix(Applicability.UNSAFE, title, (Replacement(node, new_try),), imports)
         initial = self.statement(f"{temp.handle} = None").with_changes(leading_lines=node.leading_lines)
         body: List[cst.BaseStatement] = []
@@ -374,19 +378,6 @@ class TempNotCleanedOnError(Rule):
             number = end + 1
         result.extend(statements[last + 1:])
         return block.with_changes(body=result), bool(extended)
-def _binds_none(statement: cst.BaseStatement, name: str) -> bool:
-    """``name = None`` alone on its line."""
-    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
-        return False
-    assign = statement.body[0]
-    return (
-        isinstance(assign, cst.Assign)
-        and len(assign.targets) == 1
-        and isinstance(assign.targets[0].target, cst.Name)
-        and assign.targets[0].target.value == name
-        and isinstance(assign.value, cst.Name)
-        and assign.value.value == "None"
-    )
 
 
 def _extensible(node: cst.Try) -> bool:
