@@ -1769,6 +1769,10 @@ class _Flow:
                 callees = self.a.value_of(current.func).callees
                 if callees and callees <= names.NON_RAISING_CALLS:
                     pass
+                elif callees and callees <= names.NON_RAISING_WITH_DEFAULT and len(current.args) == 2 and not any(
+                    a.star or a.keyword is not None for a in current.args
+                ):
+                    pass  # ``sys.modules.pop(name, None)``
                 elif callees and callees <= _CONTAINERS and not current.args or self.a.transparent(current):
                     pass  # ``set()``, ``cast(T, x)``
                 elif isinstance(current.func, cst.Attribute) and current.func.attr.value in _STR_METHODS and (
