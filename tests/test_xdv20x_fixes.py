@@ -198,3 +198,34 @@ def test_enclosing_try_is_extended_and_removes_once(monkeypatch: pytest.MonkeyPa
         assert removed == [] and os.path.isdir(path)
         real_rmtree(path)
     assert git.closed == 1
+
+
+@pytest.mark.parametrize("fail", [False, True], ids=["passes", "fails"])
+def test_unittest_fix_registers_the_removal_once(monkeypatch: pytest.MonkeyPatch, fail: bool) -> None:
+    """In a ``TestCase`` method the fix moves the test's own removal into
+    ``self.addCleanup`` after the creation: the script is removed exactly once, after the
+    test, whether the test passed or failed halfway (the original leaked it then)."""
+    import unittest
+
+    case = FIXTURES / "XDV201" / "unittest_registers_cleanup.py"
+    fixed = fix_source(case.read_bytes(), str(case), fixture_config(case), unsafe=True)
+    assert fixed.error is None
+    namespace: dict = {"__name__": "fixed_case"}
+    exec(compile(fixed.fixed, str(case), "exec", dont_inherit=True), namespace)
+    removed: list = []
+    real_remove = os.remove
+
+    def counting_remove(path: str) -> None:
+        removed.append(path)
+        real_remove(path)
+
+    monkeypatch.setattr(os, "remove", counting_remove)
+    if fail:
+        def failing_chmod(path: str, mode: int) -> None:
+            raise PermissionError(path)
+
+        monkeypatch.setattr(os, "chmod", failing_chmod)
+    result = unittest.TestResult()
+    namespace["ScriptTests"]("test_script").run(result)
+    assert len(result.errors) == (1 if fail else 0) and not result.failures
+    assert len(removed) == 1 and not os.path.exists(removed[0])

@@ -185,6 +185,10 @@ class Lifetime:
     #: already removes the temp; a ``try`` nested in it would remove it twice, so the
     #: leaks no handler sees get an ``except BaseException`` clause on it.
     extend: Optional[Tuple[cst.Try, cst.IndentedBlock]] = None
+    #: instead of ``wrap``, in a ``unittest.TestCase`` method: the block, the number of the
+    #: creation's statement and of the one removal (a statement of that block), which
+    #: ``self.addCleanup`` right after the creation replaces, so it runs once whatever fails
+    register: Optional[Tuple[cst.IndentedBlock, int, int]] = None
     #: no statement removes, moves, hands off or registers the temp (XDV203)
     never_released: bool = False
     #: ``self.attr`` it was stored on, when no method of the class removes it
@@ -1834,7 +1838,8 @@ class _Flow:
         enclosing = self.enclosing_try(index, temp, unhandled)
         if enclosing is not None:
             return Lifetime(temp, True, leaks, tuple(fixes), extend=enclosing)
-        return Lifetime(temp, True, leaks, tuple(fixes), self.wrap(temp, unhandled))
+        wrap = self.wrap(temp, unhandled)
+        return Lifetime(temp, True, leaks, tuple(fixes), wrap, register=self.registration(temp, wrap) if wrap else None)
 
     def leak_key(self, leak: Leak) -> Tuple[int, int, int]:
         """Source order of the failing statement, then of the handler: a total order,
@@ -1957,6 +1962,60 @@ class _Flow:
                     return None  # the name holds something else there: ``None`` or a removal would change it
         return node, block
 
+    def test_case(self, cls: cst.ClassDef) -> bool:
+        """A ``unittest.TestCase`` subclass, directly or through same-module bases."""
+        seen = [cls]
+        for klass in seen:  # grows while it is walked
+            if _test_case(klass):
+                return True
+            seen.extend(b for b in self.a.bases().get(klass, ()) if b not in seen)
+        return False
+
+    def registration(self, temp: Temp, wrap: Tuple[cst.IndentedBlock, int, int]) -> Optional[Tuple[cst.IndentedBlock, int, int]]:
+        """In a method of a ``TestCase`` subclass whose only release of the temp is one
+        removal statement (``os.remove(fn)``, ``shutil.rmtree(d)``, ``d.cleanup()``) after
+        the leaks in the creation's block, with nothing after it using the temp: that block,
+        the creation's statement and the removal's. Registering that very call with
+        ``self.addCleanup`` right after the creation removes the temp once, after the test,
+        whether it passed or not; no other statement stores, returns or removes it."""
+        a = self.a
+        method = a.method_of(self.scope)
+        if method is None or method[1] != "self" or not self.test_case(method[0]) or temp.owner is not None:
+            return None
+        if any(isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod" for d in self.scope.decorators):  # type: ignore[attr-defined]
+            return None
+        block, first, last = wrap
+        statements = list(block.body)
+        cleaning = [c for c in a.calls.get(self.scope, ()) if a.cleans(c, temp) or a.moves(c, temp)]
+        if len(cleaning) != 1:
+            return None
+        removal = next((n for n, s in enumerate(statements) if a.order[s] <= a.order[cleaning[0]] <= a.end[s]), None)
+        if removal is None or removal <= last:
+            return None
+        line = statements[removal]
+        if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Expr)):
+            return None
+        call = line.body[0].value
+        if call is not cleaning[0] or any(e.comment is not None for e in line.leading_lines):
+            return None
+        if not all(isinstance(arg.value, (cst.Name, cst.Attribute, cst.SimpleString, cst.Integer)) and not arg.star for arg in call.args):
+            return None  # only the temp (or its ``.name``) and constants: the same values at the creation
+        names_used = {n.value for n in a._walk(call) if isinstance(n, cst.Name)}
+        local = a.locals_of(self.scope)
+        if any(n in local and n != temp.handle and n != "self" for n in names_used):
+            return None  # a local might differ between the creation and the removal
+        end = a.end[line]
+        for node in a._walk(self.scope):
+            if a.order[node] > end and isinstance(node, cst.Name) and node.value == temp.handle:
+                return None  # used after its removal: registering it would keep it longer
+            if isinstance(node, (cst.Return, cst.Yield, cst.Global, cst.Nonlocal)) and node.value is not None and a.mentions(node, temp):  # type: ignore[union-attr]
+                return None
+            if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and node.value is not None and a.mentions(node.value, temp):
+                targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                if not all(isinstance(t, cst.Name) for t in targets):
+                    return None  # stored where it outlives the method
+        return block, first - 1, removal  # ``wrap`` starts right after the creation's statement
+
     def wrap(self, temp: Temp, leaks: List[Leak]) -> Optional[Tuple[cst.IndentedBlock, int, int]]:
         a = self.a
         block = a.parent.get(temp.statement)
@@ -1989,3 +2048,15 @@ def binds_none(statement: Node, name: str) -> bool:
         and isinstance(assign.value, cst.Name)
         and assign.value.value == "None"
     )
+
+
+def _test_case(cls: cst.ClassDef) -> bool:
+    """A ``unittest.TestCase`` subclass by its bases' spelling (``TestCase``,
+    ``unittest.TestCase``): what gives its methods ``self.addCleanup``."""
+    for base in cls.bases:
+        value = base.value
+        if isinstance(value, cst.Name) and value.value == "TestCase":
+            return True
+        if isinstance(value, cst.Attribute) and value.attr.value == "TestCase":
+            return True
+    return False

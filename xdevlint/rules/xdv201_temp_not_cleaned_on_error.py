@@ -145,7 +145,12 @@ class TempNotCleanedOnError(Rule):
     creation whose handlers do not remove it gets that clause too, instead of a second
     `try` in its body, when every leak is raised in its body and every exception its
     handlers let through finds the temp live or not yet made (never handed on or
-    removed) and the name is not used before the creation. This fix is unsafe:
+    removed) and the name is not used before the creation. In a method of a
+    `unittest.TestCase` subclass whose one removal of the temp is a statement after the
+    leaks that nothing after it depends on (`os.remove(fn)` at the end of the test), the
+    fix instead registers that same call with `self.addCleanup` right after the creation
+    and drops it from the end: the temp is removed once, after the test, passed or not
+    (a little later than before on success). This fix is unsafe:
     it also removes the temp on `KeyboardInterrupt` and for errors the code may have
     meant to leave the file behind for (inspection after a crash), and it re-indents
     the wrapped statements. No fix is offered when those statements are not in one
@@ -218,6 +223,8 @@ class TempNotCleanedOnError(Rule):
             return Fix(Applicability.SAFE, self.FIX_TITLE + " (in the `except` clause)", tuple(replacements), imports)
         if lifetime.extend is not None:
             return self.extended(temp, *lifetime.extend)
+        if lifetime.register is not None:
+            return self.registered(*lifetime.register)
         if lifetime.wrap is not None:
             block, first, last = lifetime.wrap
             made = self.cleanup(temp, guard=False)
@@ -257,6 +264,23 @@ class TempNotCleanedOnError(Rule):
         for statement in block.body:
             body.extend((initial, new_try.with_changes(leading_lines=())) if statement is node else (statement,))
         return Fix(Applicability.UNSAFE, title, (Replacement(block, block.with_changes(body=body)),), imports)
+
+    def registered(self, block: cst.IndentedBlock, creation: int, removal: int) -> Fix:
+        """``self.addCleanup`` of the test's own removal call right after the creation, and
+        that removal gone from the end: the temp is removed once, after the test, whether it
+        passed or not, without re-indenting the test."""
+        assert self.module is not None
+        statements = list(block.body)
+        line = statements[removal]
+        assert isinstance(line, cst.SimpleStatementLine) and isinstance(line.body[0], cst.Expr)
+        call = line.body[0].value
+        assert isinstance(call, cst.Call)
+        arguments = [cst.Arg(value=call.func), *call.args]
+        code = self.module.code_for_node(cst.Call(func=cst.parse_expression("self.addCleanup"), args=arguments))
+        register = self.statement(code)
+        body = [*statements[:creation + 1], register, *statements[creation + 1:removal], *statements[removal + 1:]]
+        title = f"{self.FIX_TITLE} (`self.addCleanup` after the creation)"
+        return Fix(Applicability.UNSAFE, title, (Replacement(block, block.with_changes(body=body)),), ())
 
     def handler_replacements(self, temp: Temp, lifetime: Lifetime) -> Optional[Tuple[List[Replacement], Tuple[Import, ...]]]:
         by_try: Dict[cst.CSTNode, List[Tuple[cst.ExceptHandler, Optional[Tuple[cst.Try, cst.IndentedBlock]]]]] = {}
