@@ -9,8 +9,10 @@ the working disk are different filesystems, so the worker's `os.rename` fails wi
 
 from __future__ import annotations
 
+import ast
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -143,3 +145,87 @@ def test_two_fixes_on_one_temp_remove_it_once(tmp_path: Path, monkeypatch: pytes
         assert len(removed) == 1, (function, removed)
         assert not os.path.exists(removed[0])
         assert list(target.parent.iterdir()) == []
+
+
+class _Git:
+    """A stand-in ``git`` whose full clone fails when ``fail`` says so."""
+
+    def __init__(self, fail: bool) -> None:
+        self.fail = fail
+        self.closed = 0
+
+    def clone(self, url: str, path: str, shallow: bool = False) -> None:
+        if shallow:
+            raise ValueError("no shallow clone")
+        if self.fail:
+            raise RuntimeError("clone failed")
+
+    def close(self) -> None:
+        self.closed += 1
+
+
+@pytest.mark.parametrize("fail", [False, True], ids=["clones", "fails"])
+def test_enclosing_try_is_extended_and_removes_once(monkeypatch: pytest.MonkeyPatch, fail: bool) -> None:
+    """The ``try/finally`` around the creation gets the ``except BaseException`` clause
+    (no ``try`` nested in its body): a failed clone removes the directory once, a
+    successful one leaves it in the cache, and the ``finally`` still runs."""
+    case = FIXTURES / "XDV201" / "enclosing_try_is_extended.py"
+    fixed = fix_source(case.read_bytes(), str(case), fixture_config(case), unsafe=True)
+    assert fixed.error is None
+    clone = next(s for s in ast.parse(fixed.fixed).body if isinstance(s, ast.FunctionDef) and s.name == "clone")
+    assert [type(s).__name__ for s in clone.body] == ["Assign", "Try"]
+    outer = clone.body[1]
+    assert isinstance(outer, ast.Try) and len(outer.handlers) == 1 and outer.finalbody
+    namespace: dict = {"__name__": "fixed_case"}
+    exec(compile(fixed.fixed, str(case), "exec", dont_inherit=True), namespace)
+    removed: list = []
+    real_rmtree = shutil.rmtree
+
+    def counting_rmtree(path: str, ignore_errors: bool = False) -> None:
+        removed.append(path)
+        real_rmtree(path, ignore_errors=ignore_errors)
+
+    monkeypatch.setattr(shutil, "rmtree", counting_rmtree)
+    git = _Git(fail)
+    if fail:
+        with pytest.raises(RuntimeError):
+            namespace["clone"]("git://x", git)
+        assert len(removed) == 1 and not os.path.exists(removed[0])
+        assert namespace["CACHE"] == {}
+    else:
+        namespace["clone"]("git://x", git)
+        path = namespace["CACHE"]["git://x"]
+        assert removed == [] and os.path.isdir(path)
+        real_rmtree(path)
+    assert git.closed == 1
+
+
+@pytest.mark.parametrize("fail", [False, True], ids=["passes", "fails"])
+def test_unittest_fix_registers_the_removal_once(monkeypatch: pytest.MonkeyPatch, fail: bool) -> None:
+    """In a ``TestCase`` method the fix moves the test's own removal into
+    ``self.addCleanup`` after the creation: the script is removed exactly once, after the
+    test, whether the test passed or failed halfway (the original leaked it then)."""
+    import unittest
+
+    case = FIXTURES / "XDV201" / "unittest_registers_cleanup.py"
+    fixed = fix_source(case.read_bytes(), str(case), fixture_config(case), unsafe=True)
+    assert fixed.error is None
+    namespace: dict = {"__name__": "fixed_case"}
+    exec(compile(fixed.fixed, str(case), "exec", dont_inherit=True), namespace)
+    removed: list = []
+    real_remove = os.remove
+
+    def counting_remove(path: str) -> None:
+        removed.append(path)
+        real_remove(path)
+
+    monkeypatch.setattr(os, "remove", counting_remove)
+    if fail:
+        def failing_chmod(path: str, mode: int) -> None:
+            raise PermissionError(path)
+
+        monkeypatch.setattr(os, "chmod", failing_chmod)
+    result = unittest.TestResult()
+    namespace["ScriptTests"]("test_script").run(result)
+    assert len(result.errors) == (1 if fail else 0) and not result.failures
+    assert len(removed) == 1 and not os.path.exists(removed[0])

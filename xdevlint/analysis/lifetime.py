@@ -185,6 +185,10 @@ class Lifetime:
     #: already removes the temp; a ``try`` nested in it would remove it twice, so the
     #: leaks no handler sees get an ``except BaseException`` clause on it.
     extend: Optional[Tuple[cst.Try, cst.IndentedBlock]] = None
+    #: instead of ``wrap``, in a ``unittest.TestCase`` method: the block, the number of the
+    #: creation's statement and of the one removal (a statement of that block), which
+    #: ``self.addCleanup`` right after the creation replaces, so it runs once whatever fails
+    register: Optional[Tuple[cst.IndentedBlock, int, int]] = None
     #: no statement removes, moves, hands off or registers the temp (XDV203)
     never_released: bool = False
     #: ``self.attr`` it was stored on, when no method of the class removes it
@@ -1295,6 +1299,8 @@ class _Flow:
         self.handed: Set[int] = set()
         self.alive: Set[int] = set()  # the file exists on some path
         self.entries: Dict[Tuple[int, cst.ExceptHandler], Set[Status]] = {}
+        #: what the exceptions no handler of a ``try`` catches carry, per temp and ``try``
+        self.escapes: Dict[Tuple[int, Node], Set[Status]] = {}
         self.falls_through: Set[cst.ExceptHandler] = set()
         self._effects: Dict[Node, Dict[int, Status]] = {}
         self._raises: Dict[Node, Optional[str]] = {}
@@ -1660,6 +1666,8 @@ class _Flow:
             elif catches == "os":
                 remaining = {i: frozenset(s for s in ss if not (s[0] == "raised" and s[3] == "os")) for i, ss in remaining.items()}
         if remaining is not None:
+            for index, statuses in remaining.items():
+                self.escapes.setdefault((index, node), set()).update(statuses)
             _merge(out, {"raise": remaining})
         if node.finalbody is not None:
             finished: Outcome = {}
@@ -1775,6 +1783,10 @@ class _Flow:
                 callees = self.a.value_of(current.func).callees
                 if callees and callees <= names.NON_RAISING_CALLS:
                     pass
+                elif callees and callees <= names.NON_RAISING_WITH_DEFAULT and len(current.args) == 2 and not any(
+                    a.star or a.keyword is not None for a in current.args
+                ):
+                    pass  # ``sys.modules.pop(name, None)``
                 elif callees and callees <= _CONTAINERS and not current.args or self.a.transparent(current):
                     pass  # ``set()``, ``cast(T, x)``
                 elif isinstance(current.func, cst.Attribute) and current.func.attr.value in _STR_METHODS and (
@@ -1833,7 +1845,11 @@ class _Flow:
         cleaning = self.cleaning_try(temp)
         if cleaning is not None:
             return Lifetime(temp, True, leaks, tuple(fixes), extend=self.extension(temp, cleaning, unhandled))
-        return Lifetime(temp, True, leaks, tuple(fixes), self.wrap(temp, unhandled))
+        enclosing = self.enclosing_try(index, temp, unhandled)
+        if enclosing is not None:
+            return Lifetime(temp, True, leaks, tuple(fixes), extend=enclosing)
+        wrap = self.wrap(temp, unhandled)
+        return Lifetime(temp, True, leaks, tuple(fixes), wrap, register=self.registration(temp, wrap) if wrap else None)
 
     def leak_key(self, leak: Leak) -> Tuple[int, int, int]:
         """Source order of the failing statement, then of the handler: a total order,
@@ -1919,6 +1935,97 @@ class _Flow:
             return node, block
         return None
 
+    def enclosing_try(self, index: int, temp: Temp, leaks: List[Leak]) -> Optional[Tuple[cst.Try, cst.IndentedBlock]]:
+        """The innermost ``try`` around the creation whose body raises every leak, when an
+        ``except BaseException`` clause on it (guarded, the name bound to None before it)
+        would remove the temp exactly when it leaks: every exception that escapes its
+        handlers carries the temp live (an earlier error swallowed or not), or not created
+        yet, never handed on or removed
+        already, nor re-raised by a handler (which a safe fix makes remove it), and the name
+        is not used before the creation, so binding it to None changes nothing."""
+        a = self.a
+        if temp.owner is not None:
+            return None
+        created = a.order[temp.statement]
+        node = a.parent.get(temp.statement)
+        while node is not None and node is not self.scope and not isinstance(node, _SCOPES):
+            if isinstance(node, cst.Try) and a.order[node.body] <= created <= a.end[node.body]:
+                if all(created < a.order.get(leak.origin, -1) <= a.end[node.body] for leak in leaks):
+                    break
+            node = a.parent.get(node)
+        else:
+            return None
+        if not isinstance(node, cst.Try):
+            return None
+        block = a.parent.get(node)
+        if not isinstance(block, cst.IndentedBlock):
+            return None
+        for status in self.escapes.get((index, node), set()):
+            if status != ABSENT and status[0] != "err" and not (status[0] == "raised" and status[2] is None):
+                return None  # handed on or removed already, or re-raised by a handler
+        statements = list(block.body)
+        number = statements.index(node)
+        before = statements[number - 1] if number else None
+        for name_node in a._walk(self.scope):
+            if isinstance(name_node, cst.Name) and name_node.value == temp.handle and a.order[name_node] < created:
+                if before is None or not (a.order[before] <= a.order[name_node] <= a.end[before]) or not binds_none(before, temp.handle):
+                    return None  # the name holds something else there: ``None`` or a removal would change it
+        return node, block
+
+    def test_case(self, cls: cst.ClassDef) -> bool:
+        """A ``unittest.TestCase`` subclass, directly or through same-module bases."""
+        seen = [cls]
+        for klass in seen:  # grows while it is walked
+            if _test_case(klass):
+                return True
+            seen.extend(b for b in self.a.bases().get(klass, ()) if b not in seen)
+        return False
+
+    def registration(self, temp: Temp, wrap: Tuple[cst.IndentedBlock, int, int]) -> Optional[Tuple[cst.IndentedBlock, int, int]]:
+        """In a method of a ``TestCase`` subclass whose only release of the temp is one
+        removal statement (``os.remove(fn)``, ``shutil.rmtree(d)``, ``d.cleanup()``) after
+        the leaks in the creation's block, with nothing after it using the temp: that block,
+        the creation's statement and the removal's. Registering that very call with
+        ``self.addCleanup`` right after the creation removes the temp once, after the test,
+        whether it passed or not; no other statement stores, returns or removes it."""
+        a = self.a
+        method = a.method_of(self.scope)
+        if method is None or method[1] != "self" or not self.test_case(method[0]) or temp.owner is not None:
+            return None
+        if any(isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod" for d in self.scope.decorators):  # type: ignore[attr-defined]
+            return None
+        block, first, last = wrap
+        statements = list(block.body)
+        cleaning = [c for c in a.calls.get(self.scope, ()) if a.cleans(c, temp) or a.moves(c, temp)]
+        if len(cleaning) != 1:
+            return None
+        removal = next((n for n, s in enumerate(statements) if a.order[s] <= a.order[cleaning[0]] <= a.end[s]), None)
+        if removal is None or removal <= last:
+            return None
+        line = statements[removal]
+        if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Expr)):
+            return None
+        call = line.body[0].value
+        if call is not cleaning[0] or any(e.comment is not None for e in line.leading_lines):
+            return None
+        if not all(isinstance(arg.value, (cst.Name, cst.Attribute, cst.SimpleString, cst.Integer)) and not arg.star for arg in call.args):
+            return None  # only the temp (or its ``.name``) and constants: the same values at the creation
+        names_used = {n.value for n in a._walk(call) if isinstance(n, cst.Name)}
+        local = a.locals_of(self.scope)
+        if any(n in local and n != temp.handle and n != "self" for n in names_used):
+            return None  # a local might differ between the creation and the removal
+        end = a.end[line]
+        for node in a._walk(self.scope):
+            if a.order[node] > end and isinstance(node, cst.Name) and node.value == temp.handle:
+                return None  # used after its removal: registering it would keep it longer
+            if isinstance(node, (cst.Return, cst.Yield, cst.Global, cst.Nonlocal)) and node.value is not None and a.mentions(node, temp):  # type: ignore[union-attr]
+                return None
+            if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and node.value is not None and a.mentions(node.value, temp):
+                targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                if not all(isinstance(t, cst.Name) for t in targets):
+                    return None  # stored where it outlives the method
+        return block, first - 1, removal  # ``wrap`` starts right after the creation's statement
+
     def wrap(self, temp: Temp, leaks: List[Leak]) -> Optional[Tuple[cst.IndentedBlock, int, int]]:
         a = self.a
         block = a.parent.get(temp.statement)
@@ -1936,3 +2043,30 @@ class _Flow:
             else:
                 return None  # raised outside this block (or by the creation itself)
         return (block, first, last) if last >= first else None
+
+
+def binds_none(statement: Node, name: str) -> bool:
+    """``name = None`` alone on its line."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    assign = statement.body[0]
+    return (
+        isinstance(assign, cst.Assign)
+        and len(assign.targets) == 1
+        and isinstance(assign.targets[0].target, cst.Name)
+        and assign.targets[0].target.value == name
+        and isinstance(assign.value, cst.Name)
+        and assign.value.value == "None"
+    )
+
+
+def _test_case(cls: cst.ClassDef) -> bool:
+    """A ``unittest.TestCase`` subclass by its bases' spelling (``TestCase``,
+    ``unittest.TestCase``): what gives its methods ``self.addCleanup``."""
+    for base in cls.bases:
+        value = base.value
+        if isinstance(value, cst.Name) and value.value == "TestCase":
+            return True
+        if isinstance(value, cst.Attribute) and value.attr.value == "TestCase":
+            return True
+    return False

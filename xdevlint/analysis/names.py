@@ -137,7 +137,13 @@ NON_RAISING_CALLS: FrozenSet[str] = frozenset(
     # Closing a descriptor the code holds fails only for a bad descriptor (a bug);
     # process ids and the umask are always there.
     | {"os.close", "os.getpid", "os.getppid", "os.getuid", "os.geteuid", "os.getgid", "os.umask"}
+    # The interpreter's own list and dict: appending, inserting and looking up never fail.
+    | {"sys.path.append", "sys.path.insert", "sys.modules.get"}
 )
+
+#: Calls that cannot raise when given a default (``sys.modules.pop(name, None)``);
+#: without one, a missing key raises ``KeyError``.
+NON_RAISING_WITH_DEFAULT: FrozenSet[str] = frozenset({"sys.modules.pop"})
 
 #: Logger methods: logging reports a handler's failure itself and does not raise.
 LOGGING_METHODS: FrozenSet[str] = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"})

@@ -6,7 +6,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from xdevlint.analysis.lifetime import DIRECTORY, DIRECTORY_OBJECT, FILE_OBJECT, Lifetime, LifetimeProvider, Temp
+from xdevlint.analysis.lifetime import DIRECTORY, DIRECTORY_OBJECT, FILE_OBJECT, Lifetime, LifetimeProvider, Temp, binds_none
 from xdevlint.analysis.locations import Locations
 from xdevlint.analysis.provenance import ProvenanceProvider
 from libcst.metadata import GlobalScope
@@ -141,7 +141,16 @@ class TempNotCleanedOnError(Rule):
     clause itself). When a `try` around the creation already removes the temp in one of
     its handlers, that `try` gets the `except BaseException` clause instead (guarded,
     with the name bound to None before it), so no error removes the temp twice; no
-    fix is offered when some of those errors are raised outside it. This fix is unsafe:
+    fix is offered when some of those errors are raised outside it. A `try` around the
+    creation whose handlers do not remove it gets that clause too, instead of a second
+    `try` in its body, when every leak is raised in its body and every exception its
+    handlers let through finds the temp live or not yet made (never handed on or
+    removed) and the name is not used before the creation. In a method of a
+    `unittest.TestCase` subclass whose one removal of the temp is a statement after the
+    leaks that nothing after it depends on (`os.remove(fn)` at the end of the test), the
+    fix instead registers that same call with `self.addCleanup` right after the creation
+    and drops it from the end: the temp is removed once, after the test, passed or not
+    (a little later than before on success). This fix is unsafe:
     it also removes the temp on `KeyboardInterrupt` and for errors the code may have
     meant to leave the file behind for (inspection after a crash), and it re-indents
     the wrapped statements. No fix is offered when those statements are not in one
@@ -214,6 +223,8 @@ class TempNotCleanedOnError(Rule):
             return Fix(Applicability.SAFE, self.FIX_TITLE + " (in the `except` clause)", tuple(replacements), imports)
         if lifetime.extend is not None:
             return self.extended(temp, *lifetime.extend)
+        if lifetime.register is not None:
+            return self.registered(*lifetime.register)
         if lifetime.wrap is not None:
             block, first, last = lifetime.wrap
             made = self.cleanup(temp, guard=False)
@@ -227,9 +238,9 @@ class TempNotCleanedOnError(Rule):
         return None
 
     def extended(self, temp: Temp, node: cst.Try, block: cst.IndentedBlock) -> Optional[Fix]:
-        """An ``except BaseException`` clause on the enclosing ``try`` one of whose handlers
-        removes the temp already: each exception goes to one handler, so the temp is removed
-        once. The temp may not exist yet there, so the removal is guarded, and the name bound
+        """An ``except BaseException`` clause on the enclosing ``try`` (one of whose handlers
+        removes the temp already, or whose escaping exceptions all carry the temp live or not
+        yet made): each exception goes to one handler, so the temp is removed once. The temp may not exist yet there, so the removal is guarded, and the name bound
         to None right before the ``try`` unless the statement there does it already (one
         further up might be rebound in between)."""
         if not _extensible(node):
@@ -246,13 +257,30 @@ class TempNotCleanedOnError(Rule):
         title = f"{self.FIX_TITLE} (an `except BaseException` clause on the `try`)"
         statements = list(block.body)
         number = statements.index(node)
-        if number and _binds_none(statements[number - 1], temp.handle):  # the safe fix's, or the author's
+        if number and binds_none(statements[number - 1], temp.handle):  # the safe fix's, or the author's
             return Fix(Applicability.UNSAFE, title, (Replacement(node, new_try),), imports)
         initial = self.statement(f"{temp.handle} = None").with_changes(leading_lines=node.leading_lines)
         body: List[cst.BaseStatement] = []
         for statement in block.body:
             body.extend((initial, new_try.with_changes(leading_lines=())) if statement is node else (statement,))
         return Fix(Applicability.UNSAFE, title, (Replacement(block, block.with_changes(body=body)),), imports)
+
+    def registered(self, block: cst.IndentedBlock, creation: int, removal: int) -> Fix:
+        """``self.addCleanup`` of the test's own removal call right after the creation, and
+        that removal gone from the end: the temp is removed once, after the test, whether it
+        passed or not, without re-indenting the test."""
+        assert self.module is not None
+        statements = list(block.body)
+        line = statements[removal]
+        assert isinstance(line, cst.SimpleStatementLine) and isinstance(line.body[0], cst.Expr)
+        call = line.body[0].value
+        assert isinstance(call, cst.Call)
+        arguments = [cst.Arg(value=call.func), *call.args]
+        code = self.module.code_for_node(cst.Call(func=cst.parse_expression("self.addCleanup"), args=arguments))
+        register = self.statement(code)
+        body = [*statements[:creation + 1], register, *statements[creation + 1:removal], *statements[removal + 1:]]
+        title = f"{self.FIX_TITLE} (`self.addCleanup` after the creation)"
+        return Fix(Applicability.UNSAFE, title, (Replacement(block, block.with_changes(body=body)),), ())
 
     def handler_replacements(self, temp: Temp, lifetime: Lifetime) -> Optional[Tuple[List[Replacement], Tuple[Import, ...]]]:
         by_try: Dict[cst.CSTNode, List[Tuple[cst.ExceptHandler, Optional[Tuple[cst.Try, cst.IndentedBlock]]]]] = {}
@@ -374,19 +402,6 @@ class TempNotCleanedOnError(Rule):
             number = end + 1
         result.extend(statements[last + 1:])
         return block.with_changes(body=result), bool(extended)
-def _binds_none(statement: cst.BaseStatement, name: str) -> bool:
-    """``name = None`` alone on its line."""
-    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
-        return False
-    assign = statement.body[0]
-    return (
-        isinstance(assign, cst.Assign)
-        and len(assign.targets) == 1
-        and isinstance(assign.targets[0].target, cst.Name)
-        and assign.targets[0].target.value == name
-        and isinstance(assign.value, cst.Name)
-        and assign.value.value == "None"
-    )
 
 
 def _extensible(node: cst.Try) -> bool:
