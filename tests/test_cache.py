@@ -250,17 +250,11 @@ def test_default_location_is_the_project_root(tmp_path: Path, monkeypatch: pytes
     assert packs(tmp_path / "env")
 
 
-def test_fix_skips_files_whose_cached_result_has_nothing_to_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fix_skips_files_whose_cached_result_has_nothing_to_fix(tmp_path: Path, checked: List[str]) -> None:
     root = project(tmp_path / "p")
     lint(str(root))  # fills the cache
-    fixed: List[str] = []
-    real = xdevlint.batch.run_task
-
-    def spy(task: Any) -> Any:
-        fixed.append(os.path.basename(task.path))
-        return real(task)
-
-    monkeypatch.setattr(xdevlint.batch, "run_task", spy)
+    fixed = checked
+    fixed.clear()
     out = io.StringIO()
     assert main(["--fix", "--jobs", "1", str(root)], stdout=out) == 1
     # clean.py has no finding, swallow.py's XDV202 has no fix, and bad.py's fixes are all

@@ -18,6 +18,7 @@ import sys
 import tempfile
 from dataclasses import replace
 from pathlib import Path
+from typing import Any, Callable, Dict, List, Tuple
 
 import pytest
 
@@ -110,6 +111,27 @@ def test_fixed_incident_worker_leaves_no_orphans_when_the_move_fails(tmp_path: P
         stage.rmdir()
 
 
+def _fixed_and_run(case: Path) -> Tuple[Any, Dict[str, Any]]:
+    """``case`` fixed with unsafe fixes, and the namespace its fixed code ran in."""
+    fixed = fix_source(case.read_bytes(), str(case), fixture_config(case), unsafe=True)
+    namespace: Dict[str, Any] = {"__name__": "fixed_case"}
+    exec(compile(fixed.fixed, str(case), "exec", dont_inherit=True), namespace)
+    return fixed, namespace
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> Tuple[List[str], Callable[..., Any]]:
+    """The paths ``module.name`` is called with from now on (the real one still runs), and the real one."""
+    real = getattr(module, name)
+    calls: List[str] = []
+
+    def counting(path: str, *args: Any, **kwargs: Any) -> Any:
+        calls.append(path)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(module, name, counting)
+    return calls, real
+
+
 @pytest.mark.parametrize("error", [OSError, TypeError])
 def test_two_fixes_on_one_temp_remove_it_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: type) -> None:
     """The safe handler fix and then the unsafe fix for what that handler does not catch
@@ -117,23 +139,14 @@ def test_two_fixes_on_one_temp_remove_it_once(tmp_path: Path, monkeypatch: pytes
     exactly once (a ``try`` nested in the one whose handler removes it would remove an
     ``OSError``'s temp twice)."""
     case = FIXTURES / "XDV201" / "handler_cleans_and_wrap_does_not_clean_again.py"
-    fixed = fix_source(case.read_bytes(), str(case), fixture_config(case), unsafe=True)
+    fixed, namespace = _fixed_and_run(case)
     assert fixed.error is None and {f.code for f in fixed.applied} == {"XDV201"}
-    namespace: dict = {"__name__": "fixed_case"}
-    exec(compile(fixed.fixed, str(case), "exec", dont_inherit=True), namespace)
 
     def failing_dump(data: object, f: object, **kwargs: object) -> None:
         raise error("cannot write")
 
     monkeypatch.setitem(namespace, "json", type("FailingJson", (), {"dump": staticmethod(failing_dump)}))
-    removed: list = []
-    real_unlink = os.unlink
-
-    def counting_unlink(path: str) -> None:
-        removed.append(path)
-        real_unlink(path)
-
-    monkeypatch.setattr(os, "unlink", counting_unlink)
+    removed, _ = _counting(monkeypatch, os, "unlink")
     target = tmp_path / "cache" / "tree.json"
     for function in ("write_cache", "write_cache_cleaned"):
         removed.clear()
@@ -170,22 +183,13 @@ def test_enclosing_try_is_extended_and_removes_once(monkeypatch: pytest.MonkeyPa
     (no ``try`` nested in its body): a failed clone removes the directory once, a
     successful one leaves it in the cache, and the ``finally`` still runs."""
     case = FIXTURES / "XDV201" / "enclosing_try_is_extended.py"
-    fixed = fix_source(case.read_bytes(), str(case), fixture_config(case), unsafe=True)
+    fixed, namespace = _fixed_and_run(case)
     assert fixed.error is None
     clone = next(s for s in ast.parse(fixed.fixed).body if isinstance(s, ast.FunctionDef) and s.name == "clone")
     assert [type(s).__name__ for s in clone.body] == ["Assign", "Try"]
     outer = clone.body[1]
     assert isinstance(outer, ast.Try) and len(outer.handlers) == 1 and outer.finalbody
-    namespace: dict = {"__name__": "fixed_case"}
-    exec(compile(fixed.fixed, str(case), "exec", dont_inherit=True), namespace)
-    removed: list = []
-    real_rmtree = shutil.rmtree
-
-    def counting_rmtree(path: str, ignore_errors: bool = False) -> None:
-        removed.append(path)
-        real_rmtree(path, ignore_errors=ignore_errors)
-
-    monkeypatch.setattr(shutil, "rmtree", counting_rmtree)
+    removed, real_rmtree = _counting(monkeypatch, shutil, "rmtree")
     git = _Git(fail)
     if fail:
         with pytest.raises(RuntimeError):
@@ -208,18 +212,9 @@ def test_unittest_fix_registers_the_removal_once(monkeypatch: pytest.MonkeyPatch
     import unittest
 
     case = FIXTURES / "XDV201" / "unittest_registers_cleanup.py"
-    fixed = fix_source(case.read_bytes(), str(case), fixture_config(case), unsafe=True)
+    fixed, namespace = _fixed_and_run(case)
     assert fixed.error is None
-    namespace: dict = {"__name__": "fixed_case"}
-    exec(compile(fixed.fixed, str(case), "exec", dont_inherit=True), namespace)
-    removed: list = []
-    real_remove = os.remove
-
-    def counting_remove(path: str) -> None:
-        removed.append(path)
-        real_remove(path)
-
-    monkeypatch.setattr(os, "remove", counting_remove)
+    removed, _ = _counting(monkeypatch, os, "remove")
     if fail:
         def failing_chmod(path: str, mode: int) -> None:
             raise PermissionError(path)
