@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import textwrap
 from dataclasses import replace
 from pathlib import Path
 from typing import List, Optional, Set, Tuple
@@ -76,3 +77,23 @@ def check_output(expected: Path, actual: Optional[bytes]) -> None:
     else:
         assert expected.exists(), f"missing {expected.name}"
         assert expected.read_bytes() == actual
+
+
+#: XDV101 only (the temp is removed on error), with a safe fix: `dir=` on mkstemp.
+ONLY_XDV101_SAFE_FIX = textwrap.dedent(
+    """\
+    import os
+    import tempfile
+
+
+    def store(data, cache_dir, name):
+        fd, tmp = tempfile.mkstemp()
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(tmp, os.path.join(cache_dir, name))
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    """
+)

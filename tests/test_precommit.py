@@ -22,27 +22,11 @@ from typing import Dict, List, Sequence, Tuple
 import pytest
 
 from tests.conftest import REPO
+from tests.fixture_cases import ONLY_XDV101_SAFE_FIX
 
 pytestmark = pytest.mark.slow
 
-#: XDV101 only (the temp is removed on error), with a safe fix: `dir=` on mkstemp.
-BAD = textwrap.dedent(
-    """\
-    import os
-    import tempfile
-
-
-    def store(data, cache_dir, name):
-        fd, tmp = tempfile.mkstemp()
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.replace(tmp, os.path.join(cache_dir, name))
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    """
-)
+BAD = ONLY_XDV101_SAFE_FIX
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "xdevlint tests",
     "GIT_AUTHOR_EMAIL": "tests@xdevlint.invalid",

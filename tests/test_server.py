@@ -10,7 +10,6 @@ import queue
 import shutil
 import subprocess
 import sys
-import textwrap
 import threading
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional
@@ -20,24 +19,9 @@ import pytest
 pytest.importorskip("pygls", reason="xdevlint[server] is not installed")
 
 from tests.process import REPO, run  # noqa: E402
+from tests.fixture_cases import ONLY_XDV101_SAFE_FIX  # noqa: E402
 
-SAFE = textwrap.dedent(
-    """\
-    import os
-    import tempfile
-
-
-    def store(data, cache_dir, name):
-        fd, tmp = tempfile.mkstemp()
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.replace(tmp, os.path.join(cache_dir, name))
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    """
-)
+SAFE = ONLY_XDV101_SAFE_FIX
 UNSAFE = 'import os\nimport tempfile\n\ntmp = tempfile.mktemp()\nos.rename(tmp, "/var/cache/blob")\nos.rename(tmp, elsewhere)\n'
 TIMEOUT = 120
 
