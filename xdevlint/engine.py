@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Optional, Sequence, Tuple, Type, Union
 from xdevlint.config import Config
 from xdevlint.model import ANALYSIS_ERROR_CODE, Applicability, FileResult, Finding, FixResult, analysis_error
 from xdevlint.registry import UNUSED_NOQA_CODE, RuleSpec
+from xdevlint.stages.focus import focus
 from xdevlint.stages.scan import Scan
 from xdevlint.stages.source import DecodeError, decode
 from xdevlint.stages.suppress import NO_COMMENTS, Comments, comments, unsuppressed, unused_codes
@@ -146,7 +147,11 @@ def _lint(
     from xdevlint.analyser import analyse  # libcst: only for a file some rule's scan keeps
 
     classes = [rule.rule if isinstance(rule, RuleSpec) else rule for rule in candidates]
-    findings, module = analyse(source, text, scan.tree, path, config, classes, refused, edits)
+    focused = focus(text, scan.tree, scan.move_nodes()) if not edits and isinstance(scan.tree, ast.Module) else None
+    if focused is not None:  # a check only: fixes edit the whole file (``stages.focus``)
+        findings, module = analyse(focused.text, focused.text, focused.tree, path, config, classes, refused, edits)
+    else:
+        findings, module = analyse(source, text, scan.tree, path, config, classes, refused, edits)
     if not noqa:
         return tuple(sorted(findings)), module
     if findings and may_noqa and not early:

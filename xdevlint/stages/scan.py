@@ -13,7 +13,7 @@ import ast
 import re
 import sys
 import warnings
-from typing import Callable, Dict, FrozenSet, Iterable, List, Match, Optional, Pattern, Set, Tuple, cast
+from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Match, Optional, Pattern, Set, Tuple, cast
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import TEMP, Locations
@@ -116,6 +116,14 @@ class Scan:
             answer = _text_may_hold_temp(self.text) and temp_may_stay(self.tree, self.index)
             self._answers["keep"] = answer
         return answer
+
+    def move_nodes(self) -> Set[int]:
+        """The ids of every node that may move, copy or link, or name a function that
+        does, wherever it stands: what the focus keeps (``stages.focus``)."""
+        index = self.index
+        if index is None:
+            return set()
+        return {id(node) for node in (*_move_calls(index), *_move_like(index, index.nodes))}
 
     def has_location_source(self, locations: Locations) -> bool:
         """Whether the file can give paths the locations a move rule needs (sound):
@@ -316,6 +324,11 @@ def _string_end(text: str, index: int, quote: str) -> int:
 def _has_move_call(index: Optional[ModuleIndex]) -> bool:
     if index is None:
         return True  # libcst may still parse it; only the real analysis can say
+    return next(_move_calls(index), None) is not None
+
+
+def _move_calls(index: ModuleIndex) -> Iterator[ast.Call]:
+    """Every call that could be a filesystem move (sound over-approximation)."""
     modules: Set[str] = set()  # local names of the os module
     classes: Set[str] = set()  # local names of pathlib path classes
     aliases: Set[str] = set()  # names bound to a move function
@@ -354,25 +367,29 @@ def _has_move_call(index: Optional[ModuleIndex]) -> bool:
         func = node.func
         if isinstance(func, ast.Name):
             if func.id in aliases:
-                return True
+                yield node
         elif isinstance(func, ast.Attribute):
             if func.attr in attribute_aliases:
-                return True
+                yield node
+                continue
             if func.attr not in _MOVE_ATTRIBUTES:
                 continue
             receiver = func.value
             if isinstance(receiver, ast.Name) and (receiver.id in modules or receiver.id in classes):
-                return True
-            if isinstance(receiver, ast.Attribute) and receiver.attr in _PATH_CLASS_NAMES:
-                return True  # pathlib.Path.rename(p, q)
-            # A method on a path takes one argument, the target: ``str.replace`` takes two.
-            positional = [a for a in node.args if not isinstance(a, ast.Starred)]
-            keywords = {k.arg for k in node.keywords}
-            if len(positional) == 1 and not keywords or not positional and keywords == {"target"}:
-                return True
-            if any(isinstance(a, ast.Starred) for a in node.args) or None in keywords:
-                return True
-    return False
+                yield node
+            elif isinstance(receiver, ast.Attribute) and receiver.attr in _PATH_CLASS_NAMES:
+                yield node  # pathlib.Path.rename(p, q)
+            elif _may_be_path_method(node):
+                yield node
+
+
+def _may_be_path_method(node: ast.Call) -> bool:
+    """A method on a path takes one argument, the target: ``str.replace`` takes two."""
+    positional = [a for a in node.args if not isinstance(a, ast.Starred)]
+    keywords = {k.arg for k in node.keywords}
+    if len(positional) == 1 and not keywords or not positional and keywords == {"target"}:
+        return True
+    return any(isinstance(a, ast.Starred) for a in node.args) or None in keywords
 
 
 def _names_move(value: ast.AST, aliases: Set[str]) -> bool:
@@ -520,6 +537,21 @@ def _has_guarded_move_call(index: Optional[ModuleIndex], withs: bool) -> bool:
     if index is None:
         return True
     nodes = index.nodes
+    guarded = [
+        cast(ast.Try, node).body  # a ``TryStar`` has the same fields
+        for node in nodes
+        if isinstance(node, _TRY_NODES) and any(_may_swallow(h, index) for h in cast(ast.Try, node).handlers)
+        or withs and isinstance(node, (ast.With, ast.AsyncWith))
+    ]
+    if not guarded:
+        return False
+    inside = (n for body in guarded for statement in body for n in ast.walk(statement))
+    return next(_move_like(index, inside), None) is not None
+
+
+def _move_like(index: ModuleIndex, candidates: Iterable[ast.AST]) -> Iterator[ast.AST]:
+    """The ``candidates`` that call a move-like function or hand one to a call."""
+    nodes = index.nodes
     modules: Set[str] = set(_PATH_CLASS_NAMES)  # local names of os, shutil, pathlib, safemove
     aliases: Set[str] = set()  # local names of move-like functions
     for node in nodes:
@@ -551,36 +583,21 @@ def _has_guarded_move_call(index: Optional[ModuleIndex], withs: bool) -> bool:
                     (aliases if moving else modules).add(target.id)
                 elif isinstance(target, ast.Attribute):
                     (attribute_aliases if moving else modules).add(target.attr)
-    guarded = [
-        cast(ast.Try, node).body  # a ``TryStar`` has the same fields
-        for node in nodes
-        if isinstance(node, _TRY_NODES) and any(_may_swallow(h, index) for h in cast(ast.Try, node).handlers)
-        or withs and isinstance(node, (ast.With, ast.AsyncWith))
-    ]
-    for body in guarded:
-        for node in (n for statement in body for n in ast.walk(statement)):
-            if isinstance(node, ast.Name):
-                if node.id in aliases:
-                    return True  # called, or handed to a call: ``to_thread(mv, a, b)``
-            elif isinstance(node, ast.Attribute):
-                if node.attr in attribute_aliases:
-                    return True
-                if node.attr not in _GUARDED_MOVE_ATTRIBUTES:
-                    continue
+    for node in candidates:
+        if isinstance(node, ast.Name):
+            if node.id in aliases:
+                yield node  # called, or handed to a call: ``to_thread(mv, a, b)``
+        elif isinstance(node, ast.Attribute):
+            if node.attr in attribute_aliases:
+                yield node
+            elif node.attr in _GUARDED_MOVE_ATTRIBUTES:
                 receiver = node.value
                 if isinstance(receiver, ast.Name) and receiver.id in modules:
-                    return True
-                if isinstance(receiver, ast.Attribute) and receiver.attr in modules:
-                    return True
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in names.MOVE_METHODS:
-                # A method on a path takes one argument, the target: ``str.replace`` takes two.
-                positional = [a for a in node.args if not isinstance(a, ast.Starred)]
-                keywords = {k.arg for k in node.keywords}
-                if len(positional) == 1 and not keywords or not positional and keywords == {"target"}:
-                    return True
-                if any(isinstance(a, ast.Starred) for a in node.args) or None in keywords:
-                    return True
-    return False
+                    yield node
+                elif isinstance(receiver, ast.Attribute) and receiver.attr in modules:
+                    yield node
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in names.MOVE_METHODS and _may_be_path_method(node):
+            yield node
 
 
 _TEMP_FACTORY_WORD = _words(FACTORY_NAMES)

@@ -1,0 +1,255 @@
+"""The focus: libcst sees only the parts of a kept file that can hold or shape a finding,
+and the findings are those of the whole file."""
+
+from __future__ import annotations
+
+import ast
+import functools
+import textwrap
+from dataclasses import replace
+from pathlib import Path
+from typing import List, Optional
+
+import pytest
+
+from xdevlint import engine
+from xdevlint.config import Config
+from xdevlint.engine import lint_source
+from xdevlint.stages.focus import Focus, focus
+from xdevlint.stages.scan import Scan
+from tests.fixture_cases import FIXTURES, case_files, selection_for
+
+CASES = case_files()
+
+
+def focused(source: str, minimum: float = 0.0) -> Optional[Focus]:
+    text = textwrap.dedent(source)
+    scan = Scan(text)
+    assert isinstance(scan.tree, ast.Module)
+    return focus(text, scan.tree, scan.move_nodes(), minimum)
+
+
+def kept_lines(source: str) -> List[str]:
+    """The non-blank lines the focus keeps."""
+    result = focused(source)
+    assert result is not None
+    return [line.strip() for line in result.text.splitlines() if line.strip()]
+
+
+def test_an_unrelated_function_is_blanked_line_for_line() -> None:
+    source = textwrap.dedent(
+        """\
+        import os, tempfile
+
+        def unrelated(a, b):
+            return a.replace("x", "y") + b
+
+        def publish(dst):
+            tmp = tempfile.mkdtemp()
+            os.rename(tmp, dst)
+        """
+    )
+    result = focused(source)
+    assert result is not None
+    assert result.dropped == 2
+    lines, original = result.text.splitlines(), source.splitlines()
+    assert len(lines) == len(original)
+    assert lines[2:4] == ["", ""]
+    assert all(a == b for a, b in zip(lines, original) if a)
+    assert [s.lineno for s in result.tree.body] == [1, 6]
+    ast.parse(result.text)
+
+
+def test_a_helper_a_relevant_function_calls_is_kept_and_so_are_its_callers() -> None:
+    kept = kept_lines(
+        """
+        import os
+
+        def destination(name):
+            return os.path.join("/var/cache/app", name)
+
+        def move(src, name):
+            os.replace(src, destination(name))
+
+        def caller(path):
+            move(path, "x")
+
+        def other():
+            return 1
+        """
+    )
+    assert "def destination(name):" in kept
+    assert "def caller(path):" in kept
+    assert "def other():" not in kept
+
+
+def test_a_str_replace_or_dict_copy_is_no_move() -> None:
+    kept = kept_lines(
+        """
+        import os, tempfile
+
+        def text(s, d):
+            d = d.copy()
+            return s.replace("a", "b")
+
+        def publish(dst):
+            os.rename(tempfile.mkdtemp(), dst)
+        """
+    )
+    assert "def text(s, d):" not in kept
+
+
+def test_methods_that_release_or_set_what_a_relevant_method_holds_are_kept() -> None:
+    kept = kept_lines(
+        """
+        import shutil, tempfile, unittest
+
+        class T(unittest.TestCase):
+            def make(self):
+                self.tmp = tempfile.mkdtemp()
+                self.target = self.base + "/x"
+
+            def configure(self):
+                self.base = "/var/cache"
+
+            def release(self):
+                shutil.rmtree(self.tmp)
+
+            def test_unrelated(self):
+                self.assertEqual(1, 1)
+
+            def tearDown(self):
+                pass
+        """
+    )
+    assert "def release(self):" in kept
+    assert "def configure(self):" in kept
+    assert "def tearDown(self):" in kept  # unittest calls it though no code names it
+    assert "def test_unrelated(self):" not in kept
+
+
+def test_a_module_level_alias_of_a_move_or_factory_makes_its_users_relevant() -> None:
+    kept = kept_lines(
+        """
+        from os import rename as mv
+        from tempfile import mkdtemp as mk
+
+        def uses_mv(a, b):
+            mv(a, b)
+
+        def uses_mk():
+            return mk()
+
+        def neither():
+            return 2
+        """
+    )
+    assert "def uses_mv(a, b):" in kept and "def uses_mk():" in kept
+    assert "def neither():" not in kept
+
+
+def test_a_class_of_methods_keeps_one_so_its_body_still_parses() -> None:
+    result = focused(
+        """
+        import os
+
+        class Holder:
+            def a(self):
+                return 1
+
+            def b(self):
+                return 2
+
+        def move(src, dst):
+            os.rename(src, Holder)
+        """
+    )
+    assert result is not None and "def a(self):" in result.text and "def b(self):" not in result.text
+    ast.parse(result.text)
+
+
+def test_a_global_statement_keeps_its_function() -> None:
+    kept = kept_lines(
+        """
+        import os
+        CACHE = None
+
+        def configure():
+            global CACHE
+            CACHE = "/var/cache"
+
+        def move(src):
+            os.rename(src, CACHE)
+
+        def other():
+            return 3
+        """
+    )
+    assert "def configure():" in kept and "def other():" not in kept
+
+
+def test_nothing_to_drop_or_too_little_gives_no_focus() -> None:
+    assert focused("import os\nos.rename('/tmp/a', '/var/cache/a')\n") is None
+    source = """
+        import os
+
+        def move(src, dst):
+            os.rename(src, dst)
+            os.rename(src, dst)
+            os.rename(src, dst)
+
+        def other():
+            return 3
+        """
+    assert focused(source, minimum=0.5) is None
+    assert focused(source, minimum=0.0) is not None
+
+
+def test_crlf_line_endings_survive_the_blanking() -> None:
+    source = "import os\r\n\r\ndef other():\r\n    return 1\r\n\r\ndef move(a):\r\n    os.rename(a, '/var/cache/x')\r\n"
+    scan = Scan(source)
+    assert isinstance(scan.tree, ast.Module)
+    result = focus(source, scan.tree, scan.move_nodes(), 0.0)
+    assert result is not None
+    assert result.text == "import os\r\n\r\n\r\n\r\n\r\ndef move(a):\r\n    os.rename(a, '/var/cache/x')\r\n"
+
+
+def _whole(text: str, tree: ast.Module, moves: object) -> None:
+    return None
+
+
+@pytest.mark.parametrize("path", CASES, ids=[str(p.relative_to(FIXTURES)) for p in CASES])
+def test_every_fixture_has_the_same_findings_with_the_focus_as_without(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forced to focus whatever it drops, on every fixture: the same findings, fixes'
+    applicability and messages as the whole file (``bench/focus_audit.py`` does this on
+    the ecosystem corpus and the stdlib)."""
+    config = replace(Config(root=FIXTURES), select=selection_for(path))
+    data = path.read_bytes()
+
+    def findings() -> list:
+        result = lint_source(data, str(path), config, edits=False)
+        return [(f.span, f.code, f.message, f.fix and (f.fix.applicability, f.fix.message)) for f in result.findings]
+
+    monkeypatch.setattr(engine, "focus", functools.partial(focus, minimum=0.0))
+    with_focus = findings()
+    monkeypatch.setattr(engine, "focus", _whole)
+    assert with_focus == findings()
+
+
+def test_the_check_uses_the_focus_and_fixes_the_whole_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fix's textual edits (and ``--fix``) need the whole file: its imports, its
+    other uses of a name."""
+    calls: List[bool] = []
+
+    def spy(text: str, tree: ast.Module, moves: object) -> Optional[Focus]:
+        found = focus(text, tree, moves, 0.0)  # type: ignore[arg-type]
+        calls.append(found is not None)
+        return found
+
+    monkeypatch.setattr(engine, "focus", spy)
+    source = b"import os, tempfile\n\ndef other():\n    return 1\n\ndef move(dst):\n    os.rename(tempfile.mkdtemp(), dst)\n"
+    checked = lint_source(source, str(tmp_path / "m.py"), Config(), edits=False)
+    assert calls == [True] and checked.findings
+    with_edits = lint_source(source, str(tmp_path / "m.py"), Config(), edits=True)
+    assert calls == [True]
+    assert [(f.span, f.code) for f in with_edits.findings] == [(f.span, f.code) for f in checked.findings]

@@ -1,0 +1,266 @@
+"""The parts of a kept file the rules can concern, so libcst parses only those.
+
+A file the cheap scan keeps is often a large test module whose temps and moves sit in
+a few of its methods; libcst's parse and the analysis cost grow with the whole file
+(its parse alone is 40 % of a kept file's cost, and sets the run's peak memory). So the
+top-level functions, and the methods of top-level classes, that can neither hold a
+finding nor shape one are blanked out, line for line: every kept line keeps its number
+and columns, so the findings' positions are the whole file's.
+
+The module's own statements, and each kept class's header and non-method statements,
+are always kept. A function or method is kept when
+
+- it can hold a finding (it is *relevant*): it holds a call the scan says may move,
+  copy or link (``Scan.move_nodes``, aliases included), names a temp factory (any
+  identifier containing ``mkstemp``, ``NamedTemporaryFile``, …), a module-level name
+  bound from one (``TMP = mkdtemp()``, ``mk = mkdtemp``), or a relevant function,
+  method or class (a helper that moves or returns a temp); or it says ``global`` (it
+  may rebind what other code reads);
+- a kept part names it: what it returns, removes or raises is part of their analysis;
+- it stores an attribute a kept part reads (``self.path = ...`` in ``setUp``), or names
+  one a relevant part stores (``rmtree(self.tmp)`` in ``tearDown``): a temp held by an
+  object is released by any method of its class family;
+- it is a dunder or a ``setUp``/``tearDown`` method of a kept class, which no code names
+  but Python or ``unittest`` calls.
+
+Only the check uses a focus; a fix edits the whole file (its imports, its other uses of
+a name), so ``--fix`` and the fixes' textual edits are computed on the file as written.
+``bench/focus_audit.py`` checks on real code that the focus never changes a finding.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from typing import Dict, List, Optional, Set, Tuple
+
+from xdevlint.analysis import names
+from xdevlint.stages.source import lines_of
+
+#: Parts of identifiers that name a temp factory (lower case), as the scan's words do.
+FACTORY_WORDS: Tuple[str, ...] = tuple(sorted({q.rsplit(".", 1)[1].lower() for q in names.TEMP_FACTORIES}))
+
+#: Below this share of the file's lines dropped, parsing the whole file costs less
+#: than building and checking the focus is worth.
+MINIMUM_DROPPED = 0.2
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_UNITS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+#: Methods that run though no code names them.
+_IMPLICIT_PREFIXES = ("setUp", "tearDown", "asyncSetUp", "asyncTearDown")
+
+
+class Focus:
+    """The file as the rules should see it: ``text`` with the dropped lines blank, and
+    ``tree`` its stdlib AST (the kept statements of the original tree)."""
+
+    def __init__(self, text: str, tree: ast.Module, dropped: int) -> None:
+        self.text = text
+        self.tree = tree
+        self.dropped = dropped
+
+
+class _Part:
+    """A top-level statement, a class's header (its bases and decorators) or one of its
+    statements, or a function or method: its lines and the names it uses, binds and (as
+    attributes) stores. A function binds only its own name: its locals are nobody
+    else's; a class header only the class's."""
+
+    def __init__(self, statement: ast.stmt, nodes: List[ast.AST], moves: Set[int], owner: Optional["_Part"] = None) -> None:
+        self.name = statement.name if isinstance(statement, _UNITS) else ""
+        self.owner = owner  # a method's or class statement's class header
+        self.members: List[_Part] = []  # a class header's methods
+        self.statements: List[_Part] = []  # a class header's other statements
+        decorators = getattr(statement, "decorator_list", [])
+        self.start = min([statement.lineno, *(d.lineno for d in decorators)])
+        self.end = statement.end_lineno or statement.lineno
+        self.nodes = nodes
+        self.uses: Set[str] = set()
+        self.inherited: Set[str] = set()  # ``super().name``: a base's method, not one named so here
+        self.binds: Set[str] = {self.name} if self.name else set()
+        self.stores: Set[str] = set()
+        self.triggered = False
+        exported = not isinstance(statement, _UNITS)
+        for top in nodes:
+            for node in ast.walk(top):
+                if id(node) in moves or isinstance(node, ast.Global):
+                    self.triggered = True
+                if isinstance(node, ast.Attribute) and _on_super(node):
+                    self.inherited.add(node.attr)
+                elif isinstance(node, ast.Name):
+                    self.uses.add(node.id)
+                    if exported and isinstance(node.ctx, ast.Store):
+                        self.binds.add(node.id)
+                elif isinstance(node, ast.Attribute):
+                    self.uses.add(node.attr)
+                    if isinstance(node.ctx, (ast.Store, ast.Del)):
+                        self.stores.add(node.attr)
+                        if exported:  # ``self.mv = os.rename`` at class level
+                            self.binds.add(node.attr)
+                elif isinstance(node, ast.alias):
+                    self.uses.add(node.name.rsplit(".", 1)[-1])
+                    if node.asname:
+                        self.uses.add(node.asname)
+                    if exported:
+                        self.binds.add((node.asname or node.name).split(".", 1)[0])
+                elif isinstance(node, _UNITS):
+                    self.uses.add(node.name)
+                    if exported:
+                        self.binds.add(node.name)
+        if not self.triggered:
+            self.triggered = any(word in used.lower() for used in self.uses for word in FACTORY_WORDS)
+
+    def held(self, words: Set[str]) -> Set[str]:
+        """The attributes this part stores something relevant in (``self.tmp =
+        mkdtemp()``, ``self.d = d`` after ``d = make_temp()``): what a method that
+        names one may release."""
+        hot = set(words)
+        found: Set[str] = set()
+        assignments = [n for top in self.nodes for n in ast.walk(top) if isinstance(n, _ASSIGNMENTS)]
+        for _ in range(2):  # a local bound from a local bound from a factory
+            for node in assignments:
+                targets, value = _targets_and_value(node)
+                if value is None or not _is_hot(value, hot):
+                    continue
+                for target in targets:
+                    for leaf in ast.walk(target):
+                        if isinstance(leaf, ast.Name):
+                            hot.add(leaf.id)
+                        elif isinstance(leaf, ast.Attribute) and isinstance(leaf.ctx, ast.Store):
+                            found.add(leaf.attr)
+        return found
+
+    @property
+    def implicit(self) -> bool:
+        return self.owner is not None and (
+            self.name.startswith("__") and self.name.endswith("__") or self.name.startswith(_IMPLICIT_PREFIXES)
+        )
+
+
+def focus(text: str, tree: ast.Module, moves: Set[int], minimum: float = MINIMUM_DROPPED) -> Optional[Focus]:
+    """The focus of ``text`` (parsed as ``tree``), or None when it would drop less than
+    ``minimum`` of the lines. ``moves``: the ids of the nodes that may move
+    (``Scan.move_nodes``)."""
+    always: List[_Part] = []  # module-level statements; a kept class's other statements
+    droppable: Dict[int, _Part] = {}  # by the id of their node: functions, classes, methods
+    for statement in tree.body:
+        if isinstance(statement, _FUNCTIONS):
+            droppable[id(statement)] = _Part(statement, [statement], moves)
+        elif isinstance(statement, ast.ClassDef) and statement.body[0].lineno > statement.lineno:
+            header = droppable[id(statement)] = _Part(
+                statement, [*statement.bases, *statement.keywords, *statement.decorator_list], moves
+            )
+            for member in statement.body:
+                if isinstance(member, _FUNCTIONS):
+                    part = droppable[id(member)] = _Part(member, [member], moves, header)
+                    header.members.append(part)
+                else:
+                    header.statements.append(_Part(member, [member], moves, header))
+        else:
+            always.append(_Part(statement, [statement], moves))
+    if not droppable:
+        return None
+    kept = _kept(always, list(droppable.values()))
+    lines = lines_of(text)
+    # A dropped class's methods go with it.
+    dropped = [p for p in droppable.values() if p not in kept and (p.owner is None or p.owner in kept)]
+    dropped_lines = sum(part.end - part.start + 1 for part in dropped)
+    if not dropped_lines or dropped_lines < minimum * max(len(lines), 1):
+        return None
+    for part in dropped:
+        for number in range(part.start - 1, min(part.end, len(lines))):
+            lines[number] = _ending(lines[number])
+    return Focus("".join(lines), _tree(tree, droppable, kept), dropped_lines)
+
+
+def _kept(always: List[_Part], droppable: List[_Part]) -> Set[_Part]:
+    """What to keep, to a fixed point (see the module's docstring)."""
+    parts = [*always, *droppable, *(s for part in droppable for s in part.statements)]
+    words: Set[str] = set()
+    relevant: Set[_Part] = set()
+    changed = True
+    while changed:
+        changed = False
+        for part in parts:
+            if part not in relevant and (part.triggered or part.uses & words):
+                relevant.add(part)
+                words |= part.binds
+                changed = True
+    by_name: Dict[str, List[_Part]] = {}
+    for part in droppable:
+        by_name.setdefault(part.name, []).append(part)
+    hot_stores = {attribute for part in relevant for attribute in part.held(words)}
+    kept: Set[_Part] = set()
+    reads: Set[str] = set()
+    pending: List[_Part] = [*always, *relevant]
+    while pending:
+        while pending:
+            part = pending.pop()
+            if part in kept:
+                continue
+            kept.add(part)
+            if part.owner is not None:
+                pending.append(part.owner)
+            pending.extend(part.statements)
+            pending.extend(member for member in part.members if member.implicit)
+            reads |= part.uses
+            for name in (*part.uses, *part.inherited):
+                pending.extend(by_name.get(name, ()))
+        for part in droppable:  # an attribute a kept part reads, or a relevant one stores
+            if part not in kept and part.owner is not None and (part.stores & reads or part.uses & hot_stores):
+                pending.append(part)
+        for part in droppable:  # a class of methods only keeps one: its body cannot be empty
+            if part in kept and part.members and not part.statements and not any(m in kept for m in part.members):
+                pending.append(part.members[0])
+    return kept
+
+
+_ASSIGNMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr, ast.withitem, ast.For, ast.AsyncFor)
+
+
+def _targets_and_value(node: ast.AST) -> Tuple[List[ast.expr], Optional[ast.expr]]:
+    if isinstance(node, ast.Assign):
+        return node.targets, node.value
+    if isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+        return [node.target], node.value
+    if isinstance(node, ast.withitem):
+        return ([node.optional_vars] if node.optional_vars is not None else []), node.context_expr
+    assert isinstance(node, (ast.For, ast.AsyncFor))
+    return [node.target], node.iter
+
+
+def _is_hot(value: ast.expr, hot: Set[str]) -> bool:
+    for node in ast.walk(value):
+        identifier = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+        if identifier is not None and (identifier in hot or any(w in identifier.lower() for w in FACTORY_WORDS)):
+            return True
+    return False
+
+
+def _on_super(node: ast.Attribute) -> bool:
+    call = node.value
+    return isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "super"
+
+
+def _tree(tree: ast.Module, droppable: Dict[int, _Part], kept: Set[_Part]) -> ast.Module:
+    """``tree`` without the dropped statements, as libcst will see the focused text."""
+    body: List[ast.stmt] = []
+    for statement in tree.body:
+        part = droppable.get(id(statement))
+        if part is not None and part not in kept:
+            continue
+        if isinstance(statement, ast.ClassDef) and part is not None:
+            members = [s for s in statement.body if id(s) not in droppable or droppable[id(s)] in kept]
+            if len(members) != len(statement.body):
+                statement = copy.copy(statement)
+                statement.body = members
+        body.append(statement)
+    return ast.Module(body=body, type_ignores=tree.type_ignores)
+
+
+def _ending(line: str) -> str:
+    if line.endswith("\r\n"):
+        return "\r\n"
+    if line.endswith(("\n", "\r")):
+        return line[-1]
+    return ""
