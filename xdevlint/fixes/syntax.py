@@ -22,6 +22,7 @@ from libcst.metadata import (
     ScopeProvider,
 )
 
+from xdevlint.analysis.tree import children
 from xdevlint.model import Import
 
 
@@ -113,7 +114,9 @@ class Names:
 
     def __init__(self, module: cst.Module) -> None:
         self.module = module
-        self._scopes: Optional[Dict[cst.CSTNode, Optional[Scope]]] = None
+        #: By the index of a module-level statement: the scopes of the nodes under it.
+        self._scopes: Dict[int, Dict[cst.CSTNode, Optional[Scope]]] = {}
+        self._global_free: Optional[List[bool]] = None
         # Only unconditional module-level imports are reused: one under ``if
         # TYPE_CHECKING:`` or ``try:`` may not be bound when the fixed code runs.
         self._top_imports: Dict[cst.CSTNode, int] = {}
@@ -124,10 +127,38 @@ class Names:
                         self._top_imports[small] = index
 
     def scope_of(self, node: cst.CSTNode) -> Optional[Scope]:
-        if self._scopes is None:
-            wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
-            self._scopes = dict(wrapper.resolve(ScopeProvider))
-        return self._scopes.get(node)
+        """``node``'s scope, as libcst's ``ScopeProvider`` gives it for the whole module.
+
+        The provider costs most of a fix in a large file, and a fix needs only the
+        scopes around one statement: it runs on the module with every other function
+        and class reduced to a stub that binds its name (``def f(...): pass``), which
+        binds the same module-level names, unless one says ``global``.
+        """
+        index = self.statement_index(node)
+        if index is None:
+            return None
+        if self._global_free is None:
+            self._global_free = [isinstance(s, _STUBBED) and not _says_global(s) for s in self.module.body]
+        # The module-level statements share one variant (all stubbed), so that their
+        # nodes share one ``GlobalScope``, as in the whole module.
+        key = index if self._global_free[index] else -1
+        scopes = self._scopes.get(key)
+        if scopes is None:
+            body = [_stub(s) if i != key and self._global_free[i] else s for i, s in enumerate(self.module.body)]
+            wrapper = MetadataWrapper(self.module.with_changes(body=body), unsafe_skip_copy=True)
+            scopes = self._scopes[key] = dict(wrapper.resolve(ScopeProvider))
+        return scopes.get(node)
+
+    def statement_index(self, node: cst.CSTNode) -> Optional[int]:
+        """The index in ``module.body`` of the statement holding ``node``."""
+        for index, statement in enumerate(self.module.body):
+            stack = [statement]
+            while stack:
+                current = stack.pop()
+                if current is node:
+                    return index
+                stack.extend(children(current))
+        return None
 
     def reference(self, qualified: str, at: cst.CSTNode, statement: Optional[int] = None) -> Optional[Reference]:
         """``qualified`` spelled at ``at``: through an import that reaches it, else a new
@@ -195,6 +226,24 @@ class Names:
         if name in scope:
             return False
         return name not in scope.globals
+
+
+_STUBBED = (cst.FunctionDef, cst.ClassDef)
+_PASS = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Pass()])])
+
+
+def _stub(statement: cst.BaseStatement) -> cst.BaseStatement:
+    return statement.with_changes(body=_PASS)
+
+
+def _says_global(statement: cst.CSTNode) -> bool:
+    stack = [statement]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Global):
+            return True
+        stack.extend(children(current))
+    return False
 
 
 def add_keyword(call: cst.Call, keyword: str, value: cst.BaseExpression) -> cst.Call:

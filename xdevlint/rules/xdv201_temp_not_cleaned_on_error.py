@@ -327,7 +327,7 @@ class TempNotCleanedOnError(Rule):
             self._names = Names(self.module)
         statement = None
         if isinstance(self._names.scope_of(at), GlobalScope):
-            statement = next(i for i, s in enumerate(self.module.body) if _holds(s, at))
+            statement = self._names.statement_index(at)
         return self._names.reference(qualified, at, statement)
 
     def cleanup(self, temp: Temp, guard: bool) -> Optional[Tuple[cst.BaseStatement, Tuple[Import, ...]]]:
@@ -408,16 +408,6 @@ def _extensible(node: cst.Try) -> bool:
     """Whether an ``except BaseException`` clause can join ``node``'s handlers: none of
     them is bare (a bare ``except:`` must come last) or catches everything already."""
     return all(h.type is not None and not (isinstance(h.type, cst.Name) and h.type.value == "BaseException") for h in node.handlers)
-
-
-def _holds(statement: cst.CSTNode, node: cst.CSTNode) -> bool:
-    stack = [statement]
-    while stack:
-        current = stack.pop()
-        if current is node:
-            return True
-        stack.extend(current.children)
-    return False
 
 
 def _prepend(handler: cst.ExceptHandler, statement: cst.BaseStatement) -> cst.ExceptHandler:
