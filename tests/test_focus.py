@@ -17,6 +17,7 @@ from xdevlint.config import Config
 from xdevlint.engine import lint_source
 from xdevlint.stages.focus import Focus, focus
 from xdevlint.stages.scan import Scan
+from xdevlint.stages.scan_lifetime import ModuleIndex
 from tests.fixture_cases import FIXTURES, case_files, selection_for
 
 CASES = case_files()
@@ -25,8 +26,8 @@ CASES = case_files()
 def focused(source: str, minimum: float = 0.0) -> Optional[Focus]:
     text = textwrap.dedent(source)
     scan = Scan(text)
-    assert isinstance(scan.tree, ast.Module)
-    return focus(text, scan.tree, scan.move_nodes(), minimum)
+    assert scan.index is not None
+    return focus(text, scan.index, scan.move_nodes(), minimum)
 
 
 def kept_lines(source: str) -> List[str]:
@@ -208,13 +209,13 @@ def test_nothing_to_drop_or_too_little_gives_no_focus() -> None:
 def test_crlf_line_endings_survive_the_blanking() -> None:
     source = "import os\r\n\r\ndef other():\r\n    return 1\r\n\r\ndef move(a):\r\n    os.rename(a, '/var/cache/x')\r\n"
     scan = Scan(source)
-    assert isinstance(scan.tree, ast.Module)
-    result = focus(source, scan.tree, scan.move_nodes(), 0.0)
+    assert scan.index is not None
+    result = focus(source, scan.index, scan.move_nodes(), 0.0)
     assert result is not None
     assert result.text == "import os\r\n\r\n\r\n\r\n\r\ndef move(a):\r\n    os.rename(a, '/var/cache/x')\r\n"
 
 
-def _whole(text: str, tree: ast.Module, moves: object) -> None:
+def _whole(text: str, index: ModuleIndex, moves: object) -> None:
     return None
 
 
@@ -241,8 +242,8 @@ def test_the_check_uses_the_focus_and_fixes_the_whole_file(tmp_path: Path, monke
     other uses of a name."""
     calls: List[bool] = []
 
-    def spy(text: str, tree: ast.Module, moves: object) -> Optional[Focus]:
-        found = focus(text, tree, moves, 0.0)  # type: ignore[arg-type]
+    def spy(text: str, index: ModuleIndex, moves: object) -> Optional[Focus]:
+        found = focus(text, index, moves, 0.0)  # type: ignore[arg-type]
         calls.append(found is not None)
         return found
 

@@ -147,7 +147,7 @@ def _lint(
     from xdevlint.analyser import analyse  # libcst: only for a file some rule's scan keeps
 
     classes = [rule.rule if isinstance(rule, RuleSpec) else rule for rule in candidates]
-    focused = focus(text, scan.tree, scan.move_nodes()) if not edits and isinstance(scan.tree, ast.Module) else None
+    focused = focus(text, scan.index, scan.move_nodes()) if not edits and scan.index is not None else None
     if focused is not None:  # a check only: fixes edit the whole file (``stages.focus``)
         findings, module = analyse(focused.text, focused.text, focused.tree, path, config, classes, refused, edits)
     else:

@@ -115,7 +115,7 @@ class Names:
     def __init__(self, module: cst.Module) -> None:
         self.module = module
         #: By the index of a module-level statement: the scopes of the nodes under it.
-        self._scopes: Dict[int, Dict[cst.CSTNode, Optional[Scope]]] = {}
+        self._scopes: Dict[Tuple[int, ...], Dict[cst.CSTNode, Optional[Scope]]] = {}
         self._global_free: Optional[List[bool]] = None
         # Only unconditional module-level imports are reused: one under ``if
         # TYPE_CHECKING:`` or ``try:`` may not be bound when the fixed code runs.
@@ -132,32 +132,38 @@ class Names:
         The provider costs most of a fix in a large file, and a fix needs only the
         scopes around one statement: it runs on the module with every other function
         and class reduced to a stub that binds its name (``def f(...): pass``), which
-        binds the same module-level names, unless one says ``global``.
+        binds the same module-level names, unless one says ``global``. Within a class,
+        a method sees neither its siblings nor the class's own names (Python skips the
+        class scope), so a method's class keeps only that method.
         """
         index = self.statement_index(node)
         if index is None:
             return None
+        body = self.module.body
         if self._global_free is None:
-            self._global_free = [isinstance(s, _STUBBED) and not _says_global(s) for s in self.module.body]
+            self._global_free = [isinstance(s, _STUBBED) and not _says_global(s) for s in body]
         # The module-level statements share one variant (all stubbed), so that their
         # nodes share one ``GlobalScope``, as in the whole module.
-        key = index if self._global_free[index] else -1
+        key: Tuple[int, ...] = (index,) if self._global_free[index] else (-1,)
+        holder = body[index]
+        if key[0] >= 0 and isinstance(holder, cst.ClassDef):
+            method = _method_holding(holder, node)
+            if method is not None:
+                key = (index, method)
         scopes = self._scopes.get(key)
         if scopes is None:
-            body = [_stub(s) if i != key and self._global_free[i] else s for i, s in enumerate(self.module.body)]
-            wrapper = MetadataWrapper(self.module.with_changes(body=body), unsafe_skip_copy=True)
+            reduced = [_stub(s) if i != key[0] and self._global_free[i] else s for i, s in enumerate(body)]
+            if len(key) == 2 and isinstance(holder, cst.ClassDef):
+                reduced[index] = _with_only(holder, key[1])
+            wrapper = MetadataWrapper(self.module.with_changes(body=reduced), unsafe_skip_copy=True)
             scopes = self._scopes[key] = dict(wrapper.resolve(ScopeProvider))
         return scopes.get(node)
 
     def statement_index(self, node: cst.CSTNode) -> Optional[int]:
         """The index in ``module.body`` of the statement holding ``node``."""
         for index, statement in enumerate(self.module.body):
-            stack = [statement]
-            while stack:
-                current = stack.pop()
-                if current is node:
-                    return index
-                stack.extend(children(current))
+            if _holds(statement, node):
+                return index
         return None
 
     def reference(self, qualified: str, at: cst.CSTNode, statement: Optional[int] = None) -> Optional[Reference]:
@@ -234,6 +240,32 @@ _PASS = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Pass()])])
 
 def _stub(statement: cst.BaseStatement) -> cst.BaseStatement:
     return statement.with_changes(body=_PASS)
+
+
+def _holds(statement: cst.CSTNode, node: cst.CSTNode) -> bool:
+    stack: List[cst.CSTNode] = [statement]
+    while stack:
+        current = stack.pop()
+        if current is node:
+            return True
+        stack.extend(children(current))
+    return False
+
+
+def _method_holding(cls: cst.ClassDef, node: cst.CSTNode) -> Optional[int]:
+    """The index in the class's body of the method holding ``node``, if one does."""
+    members = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    for index, member in enumerate(members):
+        if isinstance(member, cst.FunctionDef) and member is not node and _holds(member, node):
+            return index
+    return None
+
+
+def _with_only(cls: cst.ClassDef, method: int) -> cst.ClassDef:
+    """``cls`` with only its ``method``-th statement, and those that say ``global``."""
+    assert isinstance(cls.body, cst.IndentedBlock)
+    kept = [s for i, s in enumerate(cls.body.body) if i == method or _says_global(s)]
+    return cls.with_changes(body=cls.body.with_changes(body=kept))
 
 
 def _says_global(statement: cst.CSTNode) -> bool:

@@ -35,6 +35,7 @@ import copy
 from typing import Dict, List, Optional, Set, Tuple
 
 from xdevlint.analysis import names
+from xdevlint.stages.scan_lifetime import ModuleIndex
 from xdevlint.stages.source import lines_of
 
 #: Parts of identifiers that name a temp factory (lower case), as the scan's words do.
@@ -66,7 +67,7 @@ class _Part:
     attributes) stores. A function binds only its own name: its locals are nobody
     else's; a class header only the class's."""
 
-    def __init__(self, statement: ast.stmt, nodes: List[ast.AST], moves: Set[int], owner: Optional["_Part"] = None) -> None:
+    def __init__(self, statement: ast.stmt, owner: Optional["_Part"] = None) -> None:
         self.name = statement.name if isinstance(statement, _UNITS) else ""
         self.owner = owner  # a method's or class statement's class header
         self.members: List[_Part] = []  # a class header's methods
@@ -74,41 +75,50 @@ class _Part:
         decorators = getattr(statement, "decorator_list", [])
         self.start = min([statement.lineno, *(d.lineno for d in decorators)])
         self.end = statement.end_lineno or statement.lineno
-        self.nodes = nodes
+        self.exported = not isinstance(statement, _UNITS)
         self.uses: Set[str] = set()
         self.inherited: Set[str] = set()  # ``super().name``: a base's method, not one named so here
         self.binds: Set[str] = {self.name} if self.name else set()
         self.stores: Set[str] = set()
+        self.assignments: List[ast.AST] = []
         self.triggered = False
-        exported = not isinstance(statement, _UNITS)
-        for top in nodes:
-            for node in ast.walk(top):
-                if id(node) in moves or isinstance(node, ast.Global):
-                    self.triggered = True
-                if isinstance(node, ast.Attribute) and _on_super(node):
-                    self.inherited.add(node.attr)
-                elif isinstance(node, ast.Name):
-                    self.uses.add(node.id)
-                    if exported and isinstance(node.ctx, ast.Store):
-                        self.binds.add(node.id)
-                elif isinstance(node, ast.Attribute):
-                    self.uses.add(node.attr)
-                    if isinstance(node.ctx, (ast.Store, ast.Del)):
-                        self.stores.add(node.attr)
-                        if exported:  # ``self.mv = os.rename`` at class level
-                            self.binds.add(node.attr)
-                elif isinstance(node, ast.alias):
-                    self.uses.add(node.name.rsplit(".", 1)[-1])
-                    if node.asname:
-                        self.uses.add(node.asname)
-                    if exported:
-                        self.binds.add((node.asname or node.name).split(".", 1)[0])
-                elif isinstance(node, _UNITS):
-                    self.uses.add(node.name)
-                    if exported:
-                        self.binds.add(node.name)
-        if not self.triggered:
-            self.triggered = any(word in used.lower() for used in self.uses for word in FACTORY_WORDS)
+
+    def read(self, node: ast.AST) -> None:
+        """Take in one node of this part (each node is read once, by its part)."""
+        kind = type(node)
+        if kind is ast.Name:
+            self.uses.add(node.id)  # type: ignore[attr-defined]
+            if self.exported and type(node.ctx) is ast.Store:  # type: ignore[attr-defined]
+                self.binds.add(node.id)  # type: ignore[attr-defined]
+        elif kind is ast.Attribute:
+            attribute: ast.Attribute = node  # type: ignore[assignment]
+            if _on_super(attribute):
+                self.inherited.add(attribute.attr)
+                return
+            self.uses.add(attribute.attr)
+            if type(attribute.ctx) is not ast.Load:
+                self.stores.add(attribute.attr)
+                if self.exported:  # ``mv = os.rename`` at class level, read as ``self.mv``
+                    self.binds.add(attribute.attr)
+        elif kind is ast.alias:
+            alias: ast.alias = node  # type: ignore[assignment]
+            self.uses.add(alias.name.rsplit(".", 1)[-1])
+            if alias.asname:
+                self.uses.add(alias.asname)
+            if self.exported:
+                self.binds.add((alias.asname or alias.name).split(".", 1)[0])
+        elif kind in _UNITS:
+            self.uses.add(node.name)  # type: ignore[attr-defined]
+            if self.exported:
+                self.binds.add(node.name)  # type: ignore[attr-defined]
+        elif kind is ast.Global:
+            self.triggered = True
+        elif kind in _ASSIGNMENTS:
+            self.assignments.append(node)
+
+    def close(self, moves: bool) -> None:
+        """``moves``: whether one of this part's nodes may move."""
+        self.triggered = self.triggered or moves or any(word in used.lower() for used in self.uses for word in FACTORY_WORDS)
 
     def held(self, words: Set[str]) -> Set[str]:
         """The attributes this part stores something relevant in (``self.tmp =
@@ -116,9 +126,8 @@ class _Part:
         names one may release."""
         hot = set(words)
         found: Set[str] = set()
-        assignments = [n for top in self.nodes for n in ast.walk(top) if isinstance(n, _ASSIGNMENTS)]
         for _ in range(2):  # a local bound from a local bound from a factory
-            for node in assignments:
+            for node in self.assignments:
                 targets, value = _targets_and_value(node)
                 if value is None or not _is_hot(value, hot):
                     continue
@@ -137,29 +146,49 @@ class _Part:
         )
 
 
-def focus(text: str, tree: ast.Module, moves: Set[int], minimum: float = MINIMUM_DROPPED) -> Optional[Focus]:
-    """The focus of ``text`` (parsed as ``tree``), or None when it would drop less than
-    ``minimum`` of the lines. ``moves``: the ids of the nodes that may move
-    (``Scan.move_nodes``)."""
+def focus(text: str, index: ModuleIndex, moves: Set[int], minimum: float = MINIMUM_DROPPED) -> Optional[Focus]:
+    """The focus of the file ``text`` (whose AST ``index`` holds), or None when it would
+    drop less than ``minimum`` of the lines. ``moves``: the ids of the nodes that may
+    move (``Scan.move_nodes``)."""
+    tree = index.nodes[0]
+    if not isinstance(tree, ast.Module):
+        return None
     always: List[_Part] = []  # module-level statements; a kept class's other statements
     droppable: Dict[int, _Part] = {}  # by the id of their node: functions, classes, methods
+    roots: Dict[int, _Part] = {}
     for statement in tree.body:
         if isinstance(statement, _FUNCTIONS):
-            droppable[id(statement)] = _Part(statement, [statement], moves)
+            roots[id(statement)] = droppable[id(statement)] = _Part(statement)
         elif isinstance(statement, ast.ClassDef) and statement.body[0].lineno > statement.lineno:
-            header = droppable[id(statement)] = _Part(
-                statement, [*statement.bases, *statement.keywords, *statement.decorator_list], moves
-            )
+            header = roots[id(statement)] = droppable[id(statement)] = _Part(statement)
             for member in statement.body:
                 if isinstance(member, _FUNCTIONS):
-                    part = droppable[id(member)] = _Part(member, [member], moves, header)
+                    part = roots[id(member)] = droppable[id(member)] = _Part(member, header)
                     header.members.append(part)
                 else:
-                    header.statements.append(_Part(member, [member], moves, header))
+                    part = roots[id(member)] = _Part(member, header)
+                    header.statements.append(part)
         else:
-            always.append(_Part(statement, [statement], moves))
+            part = roots[id(statement)] = _Part(statement)
+            always.append(part)
     if not droppable:
         return None
+    # One pass over the nodes, in the index's order (parents first): each node is read
+    # by the part of its nearest root.
+    part_of: Dict[int, _Part] = {}
+    moving: Set[_Part] = set()
+    parents = index.parents
+    for node in index.nodes[1:]:
+        key = id(node)
+        found = roots.get(key) or part_of.get(id(parents[node]))
+        if found is None:
+            continue  # the module's type ignores
+        part = part_of[key] = found
+        part.read(node)
+        if key in moves:
+            moving.add(part)
+    for part in roots.values():
+        part.close(part in moving)
     kept = _kept(always, list(droppable.values()))
     lines = lines_of(text)
     # A dropped class's methods go with it.
