@@ -310,3 +310,28 @@ def test_other_builds_left_for_a_day_are_removed(tmp_path: Path) -> None:
     assert not old.exists()
     assert recent.exists() and foreign.exists()  # in use lately; not a build's folder
     assert list(Cache(cache).root.glob("*.json"))
+
+
+def test_a_file_changed_while_the_run_reads_it_is_reported_as_it_is_now_and_not_cached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache key is made from the bytes read at discovery; the check reads the file
+    again where it runs (no run holds every file in memory). When the two differ, the
+    result is of the bytes checked, and it is not stored under the other bytes' key."""
+    root = project(tmp_path / "p")
+    bad, cache = root / "pkg" / "bad.py", tmp_path / "cache"
+    real = xdevlint.batch.run_task
+    changed: List[str] = []
+
+    def rewrite_first(task: Any) -> Any:
+        if task.path.endswith("bad.py") and not changed:
+            bad.write_text(CLEAN)  # between the cache's read and the check's
+            changed.append(task.path)
+        return real(task)
+
+    monkeypatch.setattr(xdevlint.batch, "run_task", rewrite_first)
+    _, findings = lint(str(bad), "--cache-dir", str(cache))
+    assert changed and findings == []  # what the file holds now
+    bad.write_text(BAD)  # the bytes the key was made from: not served "clean" from the cache
+    _, again = lint(str(bad), "--cache-dir", str(cache))
+    assert {f["code"] for f in again} == {"XDV101", "XDV201"}

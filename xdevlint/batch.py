@@ -9,6 +9,7 @@ number of workers, so the output never depends on ``--jobs``.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from dataclasses import dataclass, replace
@@ -59,15 +60,20 @@ class Settings:
 
 @dataclass(frozen=True)
 class _Task:
+    """One file to check or fix. Its bytes are read where it runs, not held from
+    discovery on: a run over a large tree would otherwise keep every file in memory.
+    ``digest``: that of the bytes the cache key was made from; the result is cached only
+    if the file still holds them (None: not cached)."""
+
     path: str
-    data: bytes
     config: Config
     edits: bool
     unsafe: Optional[bool]  # None: only check; True/False: fix, with or without unsafe fixes
     write: bool
+    digest: Optional[str] = None
 
 
-Outcome = Union[FileResult, FixResult, Failure]
+Outcome = Union[Tuple[Union[FileResult, FixResult], Optional[str]], Failure]
 
 
 def check_files(
@@ -99,14 +105,13 @@ def check_files(
         if candidate.problem is not None:
             finish(index, FileResult(path, (analysis_error(path, f"cannot read: {candidate.problem}"),)))
             continue
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read()
-        except OSError as error:
-            finish(index, FileResult(path, (analysis_error(path, f"cannot read: {error.strerror or error}"),)))
-            continue
         config = config_for(path)
+        digest = None
         if settings.cache:
+            data = _read(path)
+            if isinstance(data, FileResult):
+                finish(index, data)
+                continue
             directory = settings.cache_dir or default_directory(config)
             cache = caches.get(directory)
             if cache is None:
@@ -120,14 +125,16 @@ def check_files(
                 finish(index, result)
                 continue
             keys[index] = (cache, key)
-        tasks.append((index, _Task(path, data, config, settings.edits, unsafe, write)))
+            digest = _digest(data)
+        tasks.append((index, _Task(path, config, settings.edits, unsafe, write, digest)))
 
     by_index = dict(tasks)
-    for index, outcome in _run(tasks, settings):
-        task = by_index[index]
-        if isinstance(outcome, Failure):
-            finish(index, FileResult(task.path, (analysis_error(task.path, outcome.reason),), task.data))
+    for index, answer in _run(tasks, settings):
+        task = by_index.pop(index)
+        if isinstance(answer, Failure):
+            finish(index, FileResult(task.path, (analysis_error(task.path, answer.reason),)))
             continue
+        outcome, digest = answer
         if isinstance(outcome, FixResult):
             fixes[index] = outcome
             result = outcome.result
@@ -136,10 +143,10 @@ def check_files(
                 cache.put(task.path, cache.key(outcome.fixed, task.path, task.config), result, True, task.config)
             finish(index, FileResult(task.path, result.findings, outcome.fixed, outcome.applied))
             continue
-        if index in keys:
+        if index in keys and digest == task.digest:
             cache, key = keys[index]
             cache.put(task.path, key, outcome, task.edits, task.config)
-        finish(index, FileResult(task.path, outcome.findings, task.data if outcome.findings else None))
+        finish(index, outcome)
 
     for cache in caches.values():
         cache.save()
@@ -164,22 +171,41 @@ def _run(tasks: Sequence[Tuple[int, _Task]], settings: Settings) -> Iterator[Tup
         yield index, run_task(task)
 
 
-def run_task(task: _Task) -> Outcome:
-    """One file, checked or fixed: the work a worker process does (also run in-process)."""
+def run_task(task: _Task) -> Tuple[Union[FileResult, FixResult], Optional[str]]:
+    """One file, checked or fixed: the work a worker process does (also run in-process),
+    and the digest of the bytes it read (when the task has one to match)."""
     if in_worker():
         _test_hooks(task.path)
+    data = _read(task.path)
+    if isinstance(data, FileResult):
+        return data, None
+    digest = _digest(data) if task.digest is not None else None
     if task.unsafe is None:
-        result = lint_source(task.data, task.path, task.config, edits=task.edits)
-        return replace(result, findings=portable(result.findings), source=None)
+        result = lint_source(data, task.path, task.config, edits=task.edits)
+        # The source goes back only for the excerpts of findings.
+        return replace(result, findings=portable(result.findings), source=data if result.findings else None), digest
     from xdevlint.fixing import fix_file
 
-    fixed = fix_file(task.data, task.path, task.config, task.unsafe, write=task.write)
+    fixed = fix_file(data, task.path, task.config, task.unsafe, write=task.write)
     return replace(
         fixed,
         applied=portable(fixed.applied),
         result=replace(fixed.result, findings=portable(fixed.result.findings)),
         before=replace(fixed.before, findings=portable(fixed.before.findings)),
-    )
+    ), digest
+
+
+def _read(path: str) -> Union[bytes, FileResult]:
+    """The file's bytes, or the XDV000 result of a file that cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as error:
+        return FileResult(path, (analysis_error(path, f"cannot read: {error.strerror or error}"),))
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def _test_hooks(path: str) -> None:
