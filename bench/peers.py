@@ -22,6 +22,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -29,6 +30,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+import ecosystem  # noqa: E402  (bench/ecosystem.py: the corpus and how to fetch it)
 REPO = BENCH.parent
 HIDE_XDEVLINT = BENCH / "flake8_no_xdevlint.py"
 DEFAULT_SITE_PACKAGES = "django sympy"
@@ -232,10 +235,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         name, _, directory = item.partition("=")
         corpora[name] = Path(directory)
     if not args.corpus:
-        corpora["stdlib"] = Path("/work/eco-corpus/stdlib")
+        print("preparing the ecosystem corpus (bench/ecosystem.py's, fetched if missing)", flush=True)
+        root = ecosystem.DEFAULT_CORPUS.expanduser()
+        targets = ecosystem.prepare(root, [ecosystem.Pin.parse(spec) for spec in ecosystem.PINS], stdlib=True)
+        corpora["stdlib"] = root / next(t for t in targets if t.startswith("stdlib-"))
         print("making the site-packages copy", flush=True)
         corpora["site-packages"] = site_packages_copy(workdir, args.site_packages)
-        corpora["ecosystem"] = Path("/work/eco-corpus/src")
+        corpora["ecosystem"] = root / "src"
     if args.only:
         corpora = {name: path for name, path in corpora.items() if name in args.only}
 
@@ -254,7 +260,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     fixit_env = dict(os.environ, PYTHONPATH=str(rules))
 
     # start-up: a bare interpreter, --version, a pre-commit-style call on 5 clean files
-    stdlib_files = python_files(corpora.get("stdlib", Path("/work/eco-corpus/stdlib")))
+    stdlib_files = python_files(corpora.get("stdlib", Path(sysconfig.get_paths()["stdlib"])))
     five = [str(p) for p in clean_files(stdlib_files)]
     startup = {
         "python3 -c pass": Timing("python3 -c pass", [sys.executable, "-c", "pass"]),
