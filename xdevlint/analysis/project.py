@@ -24,6 +24,7 @@ same-module name, the name's own pattern (``TMP_DIR = compute()`` is a temp).
 from __future__ import annotations
 
 import ast
+import re
 import os
 import sys
 import warnings
@@ -542,3 +543,114 @@ def view_for(path: str, locations: Locations) -> Optional[FileView]:
             if candidate not in roots and os.path.isdir(candidate):
                 roots.append(candidate)
     return FileView(module, is_package, Project(tuple(roots), locations))
+
+
+# -- what the cheap scan needs ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Supplied:
+    """What names a file imports from project modules may bring it, for the scan's gates:
+    library functions (``callees``: a move alias, a temp factory) and locations."""
+
+    callees: FrozenSet[str] = frozenset()
+    locations: FrozenSet[str] = frozenset()
+
+
+NONE_SUPPLIED = Supplied()
+
+_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(?P<module>\.*[\w.]*)[ \t]+import[ \t]*(?P<names>\([^)]*\)|(?:[^\n\\]|\\.)*)", re.M | re.S)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+(?P<names>(?:[^\n\\]|\\.)*)", re.M)
+_NAME = re.compile(r"[\w.*]+(?:\s+as\s+\w+)?")
+#: Words one of which a module's text must hold to bind a move, copy or temp function
+#: (the last component of each name the tables know).
+_FUNCTION_WORDS = tuple(sorted(
+    {q.rsplit(".", 1)[1].lower() for q in (*names.MOVE_LIKE_FUNCTIONS, *names.TEMP_FACTORIES, *names.UNBOUND_MOVE_METHODS)}
+))
+
+
+#: The library functions whose aliases the scan's gates look for.
+_SCANNED_CALLEES = frozenset(names.MOVE_LIKE_FUNCTIONS | names.UNBOUND_MOVE_METHODS.keys() | names.TEMP_FACTORIES.keys())
+
+
+def supplied_to(text: str, path: str, locations: Locations) -> Supplied:
+    """What the names ``text`` (the file ``path``) imports from project modules are, as far
+    as the scan cares. Cheap first: only a project module whose text (or the text of a
+    project module it imports from, for re-exports) holds a function's word or a
+    location's token is summarised; others cannot bind anything that matters."""
+    if "import" not in text:
+        return NONE_SUPPLIED
+    view = view_for(path, locations)
+    if view is None:
+        return NONE_SUPPLIED
+    project = view.project
+    wanted: List[Tuple[str, Optional[str]]] = []  # (module, name or None for all of it)
+    for match in _FROM_IMPORT.finditer(text):
+        spec = match.group("module")
+        dots = len(spec) - len(spec.lstrip("."))
+        module = absolute_module(spec[dots:] or None, dots, view.package)
+        if module is None:
+            continue
+        for item in _NAME.findall(match.group("names")):
+            name = item.split()[0]
+            if name == "*":
+                wanted.append((module, None))
+            elif project.is_module(f"{module}.{name}"):
+                wanted.append((f"{module}.{name}", None))
+            else:
+                wanted.append((module, name))
+    for match in _IMPORT.finditer(text):
+        for item in _NAME.findall(match.group("names")):
+            wanted.append((item.split()[0], None))
+    callees: Set[str] = set()
+    found: Set[str] = set()
+    tokens = locations.scan_tokens()
+    for module, name in wanted:
+        if not project.is_module(module) or not _may_bind(project, module, tokens, set()):
+            continue
+        if name is None:
+            bound = view.star(module).values()
+        else:
+            resolved = project.resolve(f"{module}.{name}")
+            bound = [resolved] if resolved is not None else []
+        for resolved in bound:
+            callees |= resolved.callees & _SCANNED_CALLEES
+            found |= resolved.locations
+    return Supplied(frozenset(callees), frozenset(found)) if callees or found else NONE_SUPPLIED
+
+
+#: By path: (mtime and size, whether the text holds a word that matters, the modules it imports from).
+_TEXTS: Dict[str, Tuple[Tuple[int, int], bool, Tuple[str, ...]]] = {}
+
+
+def _may_bind(project: Project, module: str, tokens: Tuple[str, ...], seen: Set[str]) -> bool:
+    """Whether project module ``module`` may bind a function or location the scan cares
+    about: its text holds a word of one, or it imports from a project module that may."""
+    if module in seen:
+        return False
+    seen.add(module)
+    found = project.find(module)
+    if found is None:
+        return False
+    path = found[0]
+    try:
+        stat = os.stat(path)
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        cached = _TEXTS.get(path)
+        if cached is None or cached[0] != stamp:
+            with open(path, "rb") as handle:
+                source = handle.read().decode("latin-1")
+            lowered = source.lower()
+            words = any(w in lowered for w in _FUNCTION_WORDS) or any(t in lowered for t in tokens)
+            cached = _TEXTS[path] = (stamp, words, tuple(m.group("module") for m in _FROM_IMPORT.finditer(source)))
+    except OSError:
+        return False
+    if cached[1]:
+        return True
+    package = module if found[1] else module.rpartition(".")[0]
+    for spec in cached[2]:
+        dots = len(spec) - len(spec.lstrip("."))
+        source = absolute_module(spec[dots:] or None, dots, package)
+        if source is not None and project.is_module(source) and _may_bind(project, source, tokens, seen):
+            return True
+    return False
