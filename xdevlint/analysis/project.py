@@ -610,14 +610,13 @@ def supplied_to(text: str, path: str, locations: Locations) -> Supplied:
     for module, name in wanted:
         if not project.is_module(module) or not _may_bind(project, module, tokens, set()):
             continue
-        if name is None:
-            bound = view.star(module).values()
-        else:
-            resolved = project.resolve(f"{module}.{name}")
-            bound = [resolved] if resolved is not None else []
+        bound: List[Optional[Resolved]] = (
+            list(view.star(module).values()) if name is None else [project.resolve(f"{module}.{name}")]
+        )
         for resolved in bound:
-            callees |= resolved.callees & _SCANNED_CALLEES
-            found |= resolved.locations
+            if resolved is not None:
+                callees |= resolved.callees & _SCANNED_CALLEES
+                found |= resolved.locations
     return Supplied(frozenset(callees), frozenset(found)) if callees or found else NONE_SUPPLIED
 
 
@@ -652,7 +651,7 @@ def _may_bind(project: Project, module: str, tokens: Tuple[str, ...], seen: Set[
     package = module if found[1] else module.rpartition(".")[0]
     for spec in cached[2]:
         dots = len(spec) - len(spec.lstrip("."))
-        source = absolute_module(spec[dots:] or None, dots, package)
-        if source is not None and project.is_module(source) and _may_bind(project, source, tokens, seen):
+        origin = absolute_module(spec[dots:] or None, dots, package)
+        if origin is not None and project.is_module(origin) and _may_bind(project, origin, tokens, seen):
             return True
     return False
