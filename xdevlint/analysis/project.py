@@ -553,10 +553,12 @@ def view_for(path: str, locations: Locations) -> Optional[FileView]:
 @dataclass(frozen=True)
 class Supplied:
     """What names a file imports from project modules may bring it, for the scan's gates:
-    library functions (``callees``: a move alias, a temp factory) and locations."""
+    library functions (``callees``: a move alias, a temp factory) and locations, and the
+    local ``names`` that bring them (a module's name, for ``paths.CACHE_ROOT``)."""
 
     callees: FrozenSet[str] = frozenset()
     locations: FrozenSet[str] = frozenset()
+    names: FrozenSet[str] = frozenset()
 
 
 NONE_SUPPLIED = Supplied()
@@ -586,7 +588,7 @@ def supplied_to(text: str, path: str, locations: Locations) -> Supplied:
     if view is None:
         return NONE_SUPPLIED
     project = view.project
-    wanted: List[Tuple[str, Optional[str]]] = []  # (module, name or None for all of it)
+    wanted: List[Tuple[str, Optional[str], str]] = []  # (module, name or None for all of it, local name)
     for match in _FROM_IMPORT.finditer(text):
         spec = match.group("module")
         dots = len(spec) - len(spec.lstrip("."))
@@ -594,30 +596,40 @@ def supplied_to(text: str, path: str, locations: Locations) -> Supplied:
         if module is None:
             continue
         for item in _NAME.findall(match.group("names")):
-            name = item.split()[0]
+            name, local = item.split()[0], item.split()[-1]
             if name == "*":
-                wanted.append((module, None))
+                wanted.append((module, None, "*"))
             elif project.is_module(f"{module}.{name}"):
-                wanted.append((f"{module}.{name}", None))
+                wanted.append((f"{module}.{name}", None, local))
             else:
-                wanted.append((module, name))
+                wanted.append((module, name, local))
     for match in _IMPORT.finditer(text):
         for item in _NAME.findall(match.group("names")):
-            wanted.append((item.split()[0], None))
+            module = item.split()[0]
+            wanted.append((module, None, item.split()[-1] if " " in item else module.split(".", 1)[0]))
     callees: Set[str] = set()
     found: Set[str] = set()
+    local_names: Set[str] = set()
     tokens = locations.scan_tokens()
-    for module, name in wanted:
+    for module, name, local in wanted:
         if not project.is_module(module) or not _may_bind(project, module, tokens, set()):
             continue
         bound: List[Optional[Resolved]] = (
             list(view.star(module).values()) if name is None else [project.resolve(f"{module}.{name}")]
         )
+        if name is None and local == "*":  # each name the star binds is its own local name
+            for star_name, exported in view.star(module).items():
+                if exported.callees & _SCANNED_CALLEES or exported.locations:
+                    local_names.add(star_name)
         for resolved in bound:
-            if resolved is not None:
+            if resolved is not None and (resolved.callees & _SCANNED_CALLEES or resolved.locations):
                 callees |= resolved.callees & _SCANNED_CALLEES
                 found |= resolved.locations
-    return Supplied(frozenset(callees), frozenset(found)) if callees or found else NONE_SUPPLIED
+                if local != "*":
+                    local_names.add(local)
+    if not callees and not found:
+        return NONE_SUPPLIED
+    return Supplied(frozenset(callees), frozenset(found), frozenset(local_names))
 
 
 #: By path: (mtime and size, whether the text holds a word that matters, the modules it imports from).
