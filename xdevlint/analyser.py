@@ -13,7 +13,8 @@ from typing import List, Mapping, Optional, Sequence, Tuple, Type, Union
 import libcst as cst
 from libcst.metadata import CodeRange, PositionProvider
 
-from xdevlint.analysis.provenance import ProvenanceProvider
+from xdevlint.analysis.project import view_for
+from xdevlint.analysis.provenance import ProvenanceProvider, Setting
 from xdevlint.analysis.tree import remembering
 from xdevlint.config import Config, line_length_for
 from xdevlint.model import Finding, Fix, Span, analysis_error
@@ -49,7 +50,8 @@ def analyse(
     visitors = [rule(context) for rule in rules]
     try:
         with remembering():  # the providers and the rules walk the same tree
-            wrapper = Wrapper(module, {ProvenanceProvider: config.locations})
+            setting = Setting(config.locations, view_for(path, config.locations))
+            wrapper = Wrapper(module, {ProvenanceProvider: setting})
             run_rules(wrapper, visitors)
     except RecursionError:
         return [analysis_error(path, "too deeply nested to analyse (recursion limit reached)")], None

@@ -16,6 +16,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, Optional, Sequence, Tuple, Type
 
+from xdevlint.analysis import names
 from xdevlint.model import ANALYSIS_ERROR_CODE, ANALYSIS_ERROR_NAME
 
 if TYPE_CHECKING:  # the gates get a Scan; this module need not import its machinery
@@ -39,25 +40,48 @@ Gate = Callable[["Scan", "Locations"], bool]
 #: The same words as ``xdv201_temp_not_cleaned_on_error.TEMP_FACTORY_WORDS``.
 TEMP_FACTORY_WORDS = ("mkstemp", "mkdtemp", "mktemp", "namedtemporaryfile", "temporarydirectory")
 
+#: Qualified names of the functions whose aliases, imported from the project, keep a file.
+_MOVES = frozenset(names.MOVE_FUNCTIONS) | frozenset(names.UNBOUND_MOVE_METHODS)
+_MOVE_LIKE = _MOVES | names.MOVE_LIKE_FUNCTIONS
+_FACTORIES = frozenset(names.TEMP_FACTORIES)
+
 
 def _may_move(scan: Scan, locations: Locations) -> bool:
-    """``MoveRule.may_apply`` (XDV101, XDV102)."""
-    return scan.contains_any(locations.scan_tokens()) and scan.has_move_call() and scan.has_location_source(locations)
+    """``MoveRule.may_apply`` (XDV101, XDV102), or a move alias or a location the file
+    imports from its project (then the file's own move call or location source will do)."""
+    if scan.contains_any(locations.scan_tokens()) and scan.has_move_call() and scan.has_location_source(locations):
+        return True
+    supplied = scan.supplied(locations)
+    moves = bool(supplied.callees & _MOVES)
+    if not moves and not supplied.locations:
+        return False
+    return (moves or scan.has_move_call()) and (
+        bool(supplied.locations) or scan.contains_any(locations.scan_tokens()) and scan.has_location_source(locations)
+    )
 
 
 def _may_leak(scan: Scan, locations: Locations) -> bool:
-    """``TempNotCleanedOnError.may_apply`` (XDV201)."""
-    return scan.contains_any(TEMP_FACTORY_WORDS) and scan.may_leak_temp()
+    """``TempNotCleanedOnError.may_apply`` (XDV201), or a temp factory's alias imported
+    from the project."""
+    if scan.contains_any(TEMP_FACTORY_WORDS) and scan.may_leak_temp():
+        return True
+    return bool(scan.supplied(locations).callees & _FACTORIES)
 
 
 def _may_keep(scan: Scan, locations: Locations) -> bool:
-    """``TempNeverRemoved.may_apply`` (XDV203)."""
-    return scan.contains_any(TEMP_FACTORY_WORDS) and scan.may_keep_temp()
+    """``TempNeverRemoved.may_apply`` (XDV203), or a temp factory's alias imported from the project."""
+    if scan.contains_any(TEMP_FACTORY_WORDS) and scan.may_keep_temp():
+        return True
+    return bool(scan.supplied(locations).callees & _FACTORIES)
 
 
 def _may_swallow(scan: Scan, locations: Locations) -> bool:
-    """``SwallowedMoveError.may_apply`` (XDV202)."""
-    return scan.has_guarded_move_call()
+    """``SwallowedMoveError.may_apply`` (XDV202), or a move-like function's alias imported
+    from the project into a file that has a handler or a ``with``."""
+    if scan.has_guarded_move_call():
+        return True
+    guards = "except" in scan.text or "with" in scan.text
+    return guards and bool(scan.supplied(locations).callees & _MOVE_LIKE)
 
 
 @dataclass(frozen=True)

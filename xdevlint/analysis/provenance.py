@@ -31,6 +31,7 @@ from libcst.metadata import BaseMetadataProvider
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import DEFAULT, TEMP, Locations
 from xdevlint.analysis.moves import FunctionSummary, MoveEffect, instantiate, move_of, verdict
+from xdevlint.analysis.project import FileView, Resolved, absolute_module
 from xdevlint.analysis.tree import children
 from xdevlint.analysis.values import (
     EMPTY, FILE, PATH_KIND, STR_KIND, TEMPDIR, Attr, Fresh, Literal, Merge, Param, Relation, Token, Value,
@@ -140,11 +141,21 @@ class _Loop:
     breaks: List[Env] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Setting:
+    """What the interpreter needs from outside the file: the configured locations, and
+    the project index as the file sees it (None: names of other modules stay unknown)."""
+
+    locations: Locations
+    project: Optional[FileView] = None
+
+
 class ProvenanceProvider(BaseMetadataProvider[Value]):
     """Maps every expression the interpreter reached to its ``Value``.
 
-    The configured ``Locations`` arrive through ``MetadataWrapper(cache=...)``, libcst's
-    channel for data a provider needs from outside the file.
+    The configured ``Locations`` (or a ``Setting``) arrive through
+    ``MetadataWrapper(cache=...)``, libcst's channel for data a provider needs from
+    outside the file.
     """
 
     @staticmethod
@@ -159,8 +170,11 @@ class ProvenanceProvider(BaseMetadataProvider[Value]):
         super().__init__(cache if cache is not None else DEFAULT)
 
     def _gen_impl(self, module: cst.Module) -> None:
-        locations = self.cache if isinstance(self.cache, Locations) else DEFAULT
-        interpreter = _Interpreter(locations)
+        setting = self.cache
+        if isinstance(setting, Setting):
+            interpreter = _Interpreter(setting.locations, setting.project)
+        else:
+            interpreter = _Interpreter(setting if isinstance(setting, Locations) else DEFAULT)
         interpreter.run(module)
         values: Dict[cst.CSTNode, Value] = interpreter.values
         if interpreter.effects:
@@ -175,17 +189,20 @@ class ProvenanceProvider(BaseMetadataProvider[Value]):
             self.set_metadata(node, value)
 
 
-def summaries(module: cst.Module, locations: Locations = DEFAULT) -> Dict[cst.CSTNode, FunctionSummary]:
+def summaries(
+    module: cst.Module, locations: Locations = DEFAULT, project: Optional[FileView] = None
+) -> Dict[cst.CSTNode, FunctionSummary]:
     """The summary of every function and method of ``module`` (by its node), as the
     provider computes them: what a caller in this module, or another, applies."""
-    interpreter = _Interpreter(locations)
+    interpreter = _Interpreter(locations, project)
     interpreter.run(module)
     return {node: fn.summary for node, fn in interpreter.functions.items() if fn.summary is not None}
 
 
 class _Interpreter:
-    def __init__(self, locations: Locations) -> None:
+    def __init__(self, locations: Locations, project: Optional[FileView] = None) -> None:
         self.locations = locations
+        self.project = project
         self.values: Dict[cst.CSTNode, Value] = {}
         self.functions: Dict[cst.CSTNode, _Function] = {}
         self.classes: Dict[cst.ClassDef, _Class] = {}
@@ -496,13 +513,21 @@ class _Interpreter:
             self.expressions(node, env)
 
     def import_from(self, node: cst.ImportFrom, env: Env) -> None:
-        module = get_absolute_module_for_import(None, node) or ""
+        if self.project is not None:
+            dotted = get_full_name_for_node(node.module) if node.module is not None else None
+            module = absolute_module(dotted, len(node.relative), self.project.package) or ""
+        else:
+            module = get_absolute_module_for_import(None, node) or ""
         if isinstance(node.names, cst.ImportStar):
-            # Only what the analysis knows of: a star import of os binds os.rename.
+            # Only what the analysis knows of: a star import of os binds os.rename; of a
+            # project module, the constants and aliases the index finds there.
             for qualified in names.KNOWN_NAMES:
                 parent, _, name = qualified.rpartition(".")
                 if parent == module:
                     env.vars[name] = Value(callees=frozenset({qualified}))
+            if self.project is not None and module:
+                for name, resolved in self.project.star(module).items():
+                    env.vars[name] = _project_value(resolved)
             return
         for alias in node.names:
             name = get_full_name_for_node(alias.name) or ""
@@ -512,6 +537,10 @@ class _Interpreter:
     def imported(self, qualified: str) -> Value:
         if qualified in names.TEMP_DIR_ATTRIBUTES:
             return Value(locations=frozenset({TEMP}), kinds=STR_KIND)
+        if self.project is not None:
+            resolved = self.project.resolve(qualified)
+            if resolved is not None:
+                return _project_value(resolved)
         return Value(callees=frozenset({qualified}))
 
     def if_statement(self, node: cst.If, env: Env) -> None:
@@ -711,6 +740,11 @@ class _Interpreter:
             value = Value(callees=callees)
             if callees & names.TEMP_DIR_ATTRIBUTES:
                 value = Value(locations=frozenset({TEMP}), kinds=STR_KIND, idents=callees & names.TEMP_DIR_ATTRIBUTES)
+            elif self.project is not None and len(callees) == 1:
+                # ``paths.CACHE_ROOT`` after ``from pkg import paths``: a project module's name.
+                resolved = self.project.resolve(next(iter(callees)))
+                if resolved is not None:
+                    value = _project_value(resolved)
         classes: List[cst.ClassDef] = self.ordered(receiver.instances | {d for d in receiver.defs if isinstance(d, cst.ClassDef)})
         for cls in classes:
             value = value | self.class_attribute(cls, attr)
@@ -1060,6 +1094,19 @@ class _Arguments:
     def node(self, index: int, keyword: str) -> cst.BaseExpression:
         """The expression ``get`` found (call it only when ``get`` found one)."""
         return self._nodes[keyword] if keyword in self.keywords else self._nodes[index]
+
+
+def _project_value(resolved: Resolved) -> Value:
+    """The value of a name another module of the project binds: the library objects it
+    is an alias of, or the path it holds, the same path wherever it is imported
+    (named for where it is bound)."""
+    if resolved.locations or resolved.literal is not None:
+        kinds = PATH_KIND if resolved.path else STR_KIND
+        idents: FrozenSet[Token] = frozenset()
+        if resolved.literal is None:
+            idents = frozenset({"{}:{}".format(*resolved.origin)})
+        return Value(locations=resolved.locations, kinds=kinds, literal=resolved.literal, callees=resolved.callees, idents=idents)
+    return Value(callees=resolved.callees)
 
 
 def _entered(value: Value) -> Value:

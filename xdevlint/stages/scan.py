@@ -16,7 +16,8 @@ import warnings
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Match, Optional, Pattern, Set, Tuple, cast
 
 from xdevlint.analysis import names
-from xdevlint.analysis.locations import TEMP, Locations
+from xdevlint.analysis.locations import DEFAULT, TEMP, Locations
+from xdevlint.analysis.project import NONE_SUPPLIED, Supplied, supplied_to
 from xdevlint.stages.scan_lifetime import FACTORY_NAMES, ModuleIndex, temp_may_leak, temp_may_stay
 
 _MOVE_ATTRIBUTES = frozenset(names.MOVE_METHODS) | {q.rsplit(".", 1)[1] for q in names.MOVE_FUNCTIONS}
@@ -27,9 +28,13 @@ _PATH_CLASS_NAMES = {q.rsplit(".", 1)[1] for q in names.PATH_CLASSES}
 class Scan:
     """One file's text with the facts rules ask about, each computed at most once."""
 
-    def __init__(self, text: str, tree: Optional[ast.AST] = None) -> None:
-        """``tree``: the stdlib AST of ``text`` when the caller has it (flake8 does)."""
+    def __init__(self, text: str, tree: Optional[ast.AST] = None, path: str = "") -> None:
+        """``tree``: the stdlib AST of ``text`` when the caller has it (flake8 does);
+        ``path``: the file's, for the names it imports from its project (none without)."""
         self.text = text
+        self.path = path
+        self._supplied: Optional[Supplied] = None
+        self._locations = DEFAULT  # those the gates asked ``supplied`` with
         self._lowered: Optional[str] = None
         self._tree: Optional[ast.AST] = tree
         self._parsed = tree is not None
@@ -123,7 +128,20 @@ class Scan:
         index = self.index
         if index is None:
             return set()
-        return {id(node) for node in (*_move_calls(index), *_move_like(index, index.nodes))}
+        found = {id(node) for node in (*_move_calls(index), *_move_like(index, index.nodes))}
+        imported = self.supplied(self._locations).names
+        if imported:  # a move alias, a temp factory or a location from the project
+            found.update(id(node) for node in index.nodes if isinstance(node, ast.Name) and node.id in imported)
+        return found
+
+    def supplied(self, locations: Locations) -> Supplied:
+        """What the names the file imports from other modules of its project may be
+        (``project.supplied_to``): a gate that fails on the file alone asks, since an
+        alias of ``os.rename`` or a temp constant may come from there."""
+        if self._supplied is None:
+            self._locations = locations
+            self._supplied = supplied_to(self.text, self.path, locations) if self.path else NONE_SUPPLIED
+        return self._supplied
 
     def has_location_source(self, locations: Locations) -> bool:
         """Whether the file can give paths the locations a move rule needs (sound):

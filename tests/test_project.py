@@ -1,0 +1,143 @@
+"""The project index: names other modules of the project bind, followed across modules.
+
+The fixture project ``fixtures/projects/shards`` has a constants module, an alias module
+(``try/except ImportError`` alternatives), a star re-export in the package ``__init__``,
+a cycle of imports, a relative import two levels up and a module that fails to parse.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import List, Set, Tuple
+
+import pytest
+
+from xdevlint.analysis import project
+from xdevlint.analysis.locations import DEFAULT
+from xdevlint.config import Config
+from xdevlint.engine import lint_source
+from tests.fixture_cases import FIXTURES, expected_findings
+from tests.process import run
+
+SHARDS = FIXTURES / "projects" / "shards"
+PACKAGE = SHARDS / "shards"
+
+
+def _view(relative: str) -> project.FileView:
+    view = project.view_for(str(PACKAGE / relative), DEFAULT)
+    assert view is not None
+    return view
+
+
+def test_module_names_and_roots() -> None:
+    view = _view("io/deep/publish.py")
+    assert (view.module, view.package) == ("shards.io.deep.publish", "shards.io.deep")
+    assert str(SHARDS) in view.project.roots
+
+
+def test_constants_resolve_to_their_locations_and_origin() -> None:
+    view = _view("worker.py")
+    cache = view.resolve("shards.paths.CACHE_ROOT")
+    assert cache is not None and cache.locations == {"cache"} and cache.literal == "~/.cache/shards"
+    assert cache.origin == (str(PACKAGE / "paths.py"), 9)
+    hub = view.resolve("shards.paths.HUB")
+    assert hub is not None and hub.locations == {"cache"} and hub.path
+    staging = view.resolve("shards.paths.STAGING")
+    assert staging is not None and staging.locations == {"temp"}
+
+
+def test_aliases_union_their_alternatives_and_follow_star_reexports() -> None:
+    view = _view("worker.py")
+    swap = view.resolve("shards.compat._swap")
+    assert swap is not None and swap.callees == {"os.replace", "os.rename"}
+    # ``from .compat import *`` in the package, ``__all__`` honoured.
+    assert view.resolve("shards.make_temp_dir").callees == {"tempfile.mkdtemp"}  # type: ignore[union-attr]
+    assert view.resolve("shards.swap").callees == {"os.replace", "os.rename"}  # type: ignore[union-attr]
+    assert view.resolve("shards._swap") is None  # private: no star import binds it
+    assert view.resolve("shards.DEFAULT_CACHE").locations == {"cache"}  # type: ignore[union-attr]
+
+
+def test_a_cycle_of_imports_ends_and_still_resolves() -> None:
+    view = _view("worker.py")
+    base = view.resolve("shards.cycle_b.BASE")
+    assert base is not None and base.literal == "/var/tmp/spool/base" and base.locations == {"temp"}
+    # ``LOOP = NESTED = BASE = SPOOL + ...`` through both modules.
+    loop = view.resolve("shards.cycle_b.LOOP")
+    assert loop is not None and loop.locations == {"temp"}
+
+
+def test_a_module_that_fails_to_parse_contributes_nothing() -> None:
+    view = _view("worker.py")
+    assert view.resolve("shards.broken.BROKEN_TMP") is None
+
+
+def test_library_and_standard_names_are_never_looked_up_in_the_project(tmp_path: Path) -> None:
+    (tmp_path / "setup.cfg").write_text("")
+    (tmp_path / "os.py").write_text("rename = 'not the real one'\n")
+    (tmp_path / "main.py").write_text("import os\n")
+    view = project.view_for(str(tmp_path / "main.py"), DEFAULT)
+    assert view is not None and view.resolve("os.rename") is None
+
+
+def test_the_switch_turns_the_index_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(project.SWITCH, "0")
+    assert project.view_for(str(PACKAGE / "worker.py"), DEFAULT) is None
+
+
+def _cli(*paths: str) -> Set[Tuple[str, int, int, str]]:
+    completed = run("--no-cache", "--format", "json", *paths, cwd=SHARDS)
+    assert completed.returncode in (0, 1), completed.stderr
+    return {(os.path.normpath(f["path"]), f["line"], f["column"], f["code"]) for f in json.loads(completed.stdout)}
+
+
+def _expected() -> Set[Tuple[str, int, int, str]]:
+    return {
+        (str(path.relative_to(SHARDS)), line, column, code)
+        for path in PACKAGE.rglob("*.py")
+        for line, column, code in expected_findings(path)
+    }
+
+
+def test_findings_are_the_same_for_the_whole_project_and_for_each_file_alone() -> None:
+    whole = _cli(".")
+    assert whole == _expected()
+    alone: Set[Tuple[str, int, int, str]] = set()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        alone |= _cli(str(path.relative_to(SHARDS)))
+    assert alone == whole
+    assert {code for *_, code in whole} >= {"XDV101", "XDV102", "XDV201"}
+
+
+def _files_opened(path: Path) -> List[str]:
+    """The files below the fixture project that linting ``path`` alone opens, cold."""
+    project._SUMMARIES.clear()
+    project._TEXTS.clear()
+    project._FILES.clear()
+    opened: List[str] = []
+    recording = [True]
+
+    def hook(event: str, args: tuple) -> None:
+        if recording[0] and event == "open" and isinstance(args[0], str) and args[0].startswith(str(SHARDS)):
+            opened.append(args[0])
+
+    sys.addaudithook(hook)  # cannot be removed: it stops recording instead
+    try:
+        lint_source(path.read_bytes(), str(path), Config(root=SHARDS))
+    finally:
+        recording[0] = False
+    return opened
+
+
+def test_one_file_reads_only_what_its_imports_reach() -> None:
+    """A pre-commit call on one file must not read the project: only modules its imports
+    name (here the package, its compat and paths modules and the cycle paths imports)."""
+    opened = {Path(p).relative_to(PACKAGE).as_posix() for p in _files_opened(PACKAGE / "io" / "deep" / "publish.py")}
+    opened.discard("io/deep/publish.py")  # the file itself (its line length is read from it)
+    assert opened <= {"__init__.py", "compat.py", "paths.py", "cycle_a.py", "cycle_b.py"}
+    assert {"compat.py", "paths.py"} <= opened
+    assert not opened & {"worker.py", "broken.py"}
+    # A file that imports nothing from the project reads nothing of it.
+    assert set(_files_opened(PACKAGE / "compat.py")) <= {str(PACKAGE / "compat.py")}
