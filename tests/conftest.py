@@ -10,10 +10,6 @@ from typing import Callable, Iterator, List
 
 import pytest
 
-# The project index is off by default until it meets its cost target; the suite checks it
-# on (the fixture projects need it), in this process and the ``xdevlint`` processes it runs.
-os.environ.setdefault("XDEVLINT_PROJECT_INDEX", "1")
-
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
 

@@ -24,6 +24,14 @@ from tests.process import run
 
 SHARDS = FIXTURES / "projects" / "shards"
 PACKAGE = SHARDS / "shards"
+PROJECT_FILES = sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.fixture(autouse=True)
+def index_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index is off by default until it meets its cost target (bench/project_index.py):
+    here, and in the ``xdevlint`` processes these tests start, it is on."""
+    monkeypatch.setenv(project.SWITCH, "1")
 
 
 def _view(relative: str) -> project.FileView:
@@ -141,3 +149,18 @@ def test_one_file_reads_only_what_its_imports_reach() -> None:
     assert not opened & {"worker.py", "broken.py"}
     # A file that imports nothing from the project reads nothing of it.
     assert set(_files_opened(PACKAGE / "compat.py")) <= {str(PACKAGE / "compat.py")}
+
+
+@pytest.mark.parametrize("path", PROJECT_FILES, ids=[str(p.relative_to(SHARDS)) for p in PROJECT_FILES])
+def test_the_scan_and_the_focus_drop_no_finding_the_index_gives(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the index on, the cheap scan keeps every file with a finding, and the focus
+    keeps the functions that use what the project supplies."""
+    config = Config(root=SHARDS)
+    data = path.read_bytes()
+
+    def findings(**options: bool) -> List[Tuple[int, int, str]]:
+        return [(f.span.line, f.span.column, f.code) for f in lint_source(data, str(path), config, **options).findings]
+
+    whole = findings(prescan=False, edits=True)
+    assert findings(edits=False) == whole  # the scan and the focus
+    assert findings(edits=True) == whole
