@@ -9,14 +9,12 @@ number of workers, so the output never depends on ``--jobs``.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from xdevlint.cache import Cache, default_directory, fixable
 from xdevlint.config import Config
 from xdevlint.discovery import Candidate
 from xdevlint.engine import lint_source
@@ -24,6 +22,7 @@ from xdevlint.model import FileResult, FixResult, analysis_error, portable
 from xdevlint.pool import DEFAULT_TIMEOUT, Failure, Pool, in_worker
 
 if TYPE_CHECKING:
+    from xdevlint.cache import Cache
     from xdevlint.fixing import FixRun
 
 #: Workers are started only when checking in this process has taken ``POOL_AFTER``
@@ -108,6 +107,7 @@ def check_files(
         config = config_for(path)
         digest = None
         if settings.cache:
+            from xdevlint.cache import Cache, default_directory, fixable  # hashlib, json: not for --no-cache
             data = _read(path)
             if isinstance(data, FileResult):
                 finish(index, data)
@@ -205,6 +205,8 @@ def _read(path: str) -> Union[bytes, FileResult]:
 
 
 def _digest(data: bytes) -> str:
+    import hashlib
+
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 

@@ -24,11 +24,6 @@ from xdevlint.analysis.locations import DEFAULT_LOCATIONS, Location, Locations
 if TYPE_CHECKING:
     from xdevlint.rules.rule import Rule
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on older interpreters
-    import tomli as tomllib
-
 DEFAULT_EXCLUDE: Tuple[str, ...] = (
     ".git", ".hg", ".venv", "venv", ".tox", ".nox", "build", "dist", "__pycache__", "node_modules",
     # installed and generated code, as ruff excludes it (a virtualenv of any name is
@@ -143,10 +138,22 @@ def load_file(path: Path) -> Config:
     return from_table(table, path)
 
 
+def _toml() -> Any:
+    """The TOML parser, imported only when there is TOML to read (a run with no config
+    file does not pay for it)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on older interpreters
+        import tomli as tomllib
+    return tomllib
+
+
 def _read_table(path: Path) -> Dict[str, Any]:
+    tomllib = _toml()
     try:
         with open(path, "rb") as handle:
-            return tomllib.load(handle)
+            table: Dict[str, Any] = tomllib.load(handle)
+            return table
     except OSError as error:
         raise ConfigError(str(path), "file", f"cannot read: {error.strerror or error}") from None
     except tomllib.TOMLDecodeError as error:
@@ -155,8 +162,10 @@ def _read_table(path: Path) -> Dict[str, Any]:
 
 def parse_setting(text: str) -> Dict[str, Any]:
     """An inline ``--config 'KEY = VALUE'`` (TOML, as a line of the file would be)."""
+    tomllib = _toml()
     try:
-        return tomllib.loads(text)
+        setting: Dict[str, Any] = tomllib.loads(text)
+        return setting
     except tomllib.TOMLDecodeError as error:
         raise ConfigError("--config", text, f"neither a file nor a TOML KEY = VALUE: {error}") from None
 

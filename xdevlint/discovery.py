@@ -14,7 +14,6 @@ from __future__ import annotations
 import functools
 import os
 import stat
-import subprocess
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterator, Optional, Set, Tuple
 
@@ -194,6 +193,8 @@ def _git_directory(root: str) -> str:
 @functools.lru_cache(maxsize=1)
 def _global_excludes() -> str:
     """git's ``core.excludesFile``, else its default ``$XDG_CONFIG_HOME/git/ignore``."""
+    import subprocess  # only in a git work tree: its import costs a clean run's start-up
+
     try:
         done = subprocess.run(
             ["git", "config", "--path", "--get", "core.excludesFile"],

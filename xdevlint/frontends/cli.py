@@ -375,12 +375,15 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None, 
     if args.vendor_safemove is not None:
         return vendor_safemove(args.vendor_safemove, out)
     from xdevlint.config import ConfigError
-    from xdevlint.fixing import FixRun
     from xdevlint.frontends.report import reporter, statistics_reporter, write_atomically
 
     if args.add_noqa and (args.fix or args.diff or args.paths == ["-"] or args.stdin_filename):
         parser.error("--add-noqa rewrites files: it cannot be combined with --fix, --diff or stdin")
-    fixing = FixRun(unsafe=args.unsafe_fixes, diff=args.diff) if args.fix or args.diff else None
+    fixing = None
+    if args.fix or args.diff:  # the fixer (difflib, the writer) only when fixing
+        from xdevlint.fixing import FixRun
+
+        fixing = FixRun(unsafe=args.unsafe_fixes, diff=args.diff)
     try:
         results = check(args, stdin or sys.stdin, fixing)
     except ConfigError as error:

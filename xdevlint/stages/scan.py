@@ -13,12 +13,14 @@ import ast
 import re
 import sys
 import warnings
-from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Match, Optional, Pattern, Set, Tuple, cast
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, Iterator, List, Match, Optional, Pattern, Set, Tuple, cast
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import DEFAULT, TEMP, Locations
-from xdevlint.analysis.project import NONE_SUPPLIED, Supplied, supplied_to
 from xdevlint.stages.scan_lifetime import FACTORY_NAMES, ModuleIndex, temp_may_leak, temp_may_stay
+
+if TYPE_CHECKING:  # the index is imported only when a gate asks what the project supplies
+    from xdevlint.analysis.project import Supplied
 
 _MOVE_ATTRIBUTES = frozenset(names.MOVE_METHODS) | {q.rsplit(".", 1)[1] for q in names.MOVE_FUNCTIONS}
 _MOVE_MODULES = {q.rsplit(".", 1)[0] for q in names.MOVE_FUNCTIONS}
@@ -140,6 +142,8 @@ class Scan:
         alias of ``os.rename`` or a temp constant may come from there."""
         if self._supplied is None:
             self._locations = locations
+            from xdevlint.analysis.project import NONE_SUPPLIED, supplied_to
+
             self._supplied = supplied_to(self.text, self.path, locations) if self.path else NONE_SUPPLIED
         return self._supplied
 
