@@ -97,13 +97,13 @@ class Config:
         and with ``components`` each directory name and each leading part below the root."""
         absolute = os.path.abspath(path)
         root = os.fspath(self.root)
-        if absolute.startswith(root) and absolute[len(root) : len(root) + 1] == os.sep:
-            relative = absolute[len(root) + 1 :]  # os.path.relpath's answer, without its cost
+        directory, name = os.path.split(absolute)
+        if not name or root == absolute or root.startswith(absolute + os.sep):
+            above = _relative(absolute, root)  # the root or above it: no name to add
+            relative = absolute if above is None else above
         else:
-            try:
-                relative = os.path.relpath(absolute, root)
-            except ValueError:  # another drive on Windows
-                relative = absolute
+            above = _relative(directory, root)  # once per directory: relpath is costly
+            relative = absolute if above is None else name if above == "." else os.path.join(above, name)
         if os.sep != "/":
             relative, absolute = relative.replace(os.sep, "/"), absolute.replace(os.sep, "/")
         candidates = [relative, absolute, absolute.rsplit("/", 1)[-1]]
@@ -111,6 +111,19 @@ class Config:
             parts = relative.split("/")
             candidates += parts[:-1] + ["/".join(parts[: i + 1]) for i in range(len(parts))]
         return candidates
+
+
+@functools.lru_cache(maxsize=4096)
+def _relative(absolute: str, root: str) -> Optional[str]:
+    """``os.path.relpath(absolute, root)``; None on another drive (Windows)."""
+    if absolute == root:
+        return "."
+    if absolute.startswith(root) and absolute[len(root) : len(root) + 1] == os.sep:
+        return absolute[len(root) + 1 :]  # relpath's answer, without its cost
+    try:
+        return os.path.relpath(absolute, root)
+    except ValueError:
+        return None
 
 
 @functools.lru_cache(maxsize=256)
