@@ -20,6 +20,7 @@ from xdevlint.fixes import apply as fixer
 from xdevlint.frontends.cli import main
 from xdevlint.config import Config
 from xdevlint.engine import fix_source, lint_source
+from xdevlint.fixing import unified_diff
 from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Replacement, Span
 
 
@@ -407,7 +408,9 @@ def test_cli_diff_writes_nothing_and_exits_1(project: Path) -> None:
     code, out, err = _run(["--diff", "--unsafe-fixes", str(target)])
     assert code == 1
     assert target.read_text() == PROJECT_FILE
-    assert out.startswith(f"--- a/{target}\n+++ b/{target}\n")
+    assert out.startswith(f"--- {target}\n+++ {target}\n")  # absolute: as it is, for patch -p0
+    relative = unified_diff("pkg/mod.py", b"x = 1\n", b"x = 2\n")
+    assert relative.startswith("--- a/pkg/mod.py\n+++ b/pkg/mod.py\n")
     assert "-    fd, tmp = tempfile.mkstemp()\n+    fd, tmp = tempfile.mkstemp(dir=cache_dir)\n" in out
     assert "+import shutil\n" in out
     assert "Would fix 2 findings (0 remaining)." in err

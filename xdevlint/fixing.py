@@ -8,6 +8,7 @@ remain, and in ``fixed`` those that were fixed); this module does the rest.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -109,12 +110,14 @@ def unified_diff(path: str, before: bytes, after: bytes) -> str:
     """A ``diff -u`` of two versions of a file, text decoded as Python would decode it.
 
     Line endings are kept, so a CRLF file diffs as CRLF; a last line without a newline
-    is marked as ``diff`` and ``git`` do.
+    is marked as ``diff`` and ``git`` do. A relative path gets git's ``a/``, ``b/``
+    prefixes (``git apply``, ``patch -p1``); an absolute one is named as it is (``patch -p0``).
     """
     old, new = _text(before), _text(after)
     lines: List[str] = []
+    absolute = os.path.isabs(path)
     for line in difflib.unified_diff(
-        _LINES.findall(old), _LINES.findall(new), f"a/{path}", f"b/{path}"
+        _LINES.findall(old), _LINES.findall(new), path if absolute else f"a/{path}", path if absolute else f"b/{path}"
     ):
         if line.endswith("\n"):
             lines.append(line)
