@@ -121,9 +121,7 @@ def test_findings_are_the_same_for_the_whole_project_and_for_each_file_alone() -
 
 def _files_opened(path: Path) -> List[str]:
     """The files below the fixture project that linting ``path`` alone opens, cold."""
-    project._SUMMARIES.clear()
-    project._TEXTS.clear()
-    project._FILES.clear()
+    project.forget()
     opened: List[str] = []
     recording = [True]
 

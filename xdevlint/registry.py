@@ -51,13 +51,12 @@ def _may_move(scan: Scan, locations: Locations) -> bool:
     imports from its project (then the file's own move call or location source will do)."""
     if scan.contains_any(locations.scan_tokens()) and scan.has_move_call() and scan.has_location_source(locations):
         return True
-    supplied = scan.supplied(locations)
-    moves = bool(supplied.callees & _MOVES)
-    if not moves and not supplied.locations:
+    supplied = scan.supplied(locations)  # each of its parts is worked out when asked, so cheapest first
+    if not supplied.callees & _MOVES and not scan.has_move_call():
         return False
-    return (moves or scan.has_move_call()) and (
-        bool(supplied.locations) or scan.contains_any(locations.scan_tokens()) and scan.has_location_source(locations)
-    )
+    if scan.contains_any(locations.scan_tokens()) and scan.has_location_source(locations):
+        return True
+    return bool(supplied.locations)
 
 
 def _may_leak(scan: Scan, locations: Locations) -> bool:

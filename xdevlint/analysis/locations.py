@@ -61,7 +61,7 @@ def _identifier_regex(patterns: Iterable[str]) -> Optional[Pattern[str]]:
     return re.compile("|".join(translated)) if translated else None
 
 
-def _literal_fragment(pattern: str) -> str:
+def literal_fragment(pattern: str) -> str:
     """The longest run of a glob pattern that any match must contain verbatim."""
     runs = re.split(r"[*?\[\]]", pattern.lower())
     return max(runs, key=len)
@@ -76,7 +76,7 @@ class Locations:
         # A call's name tells where its result is only when it names a directory
         # (``get_temp_dir()``): ``cache_from_source(path)`` names a file made from its argument.
         self._call_regexes = tuple(
-            (loc.name, _identifier_regex([p for p in loc.names if _literal_fragment(p).endswith("dir")]))
+            (loc.name, _identifier_regex([p for p in loc.names if literal_fragment(p).endswith("dir")]))
             for loc in locations
         )
         # Lookups repeat for every expression of a file: memoise per configuration.
@@ -147,7 +147,7 @@ class Locations:
             tokens.update(v.lower() for v in loc.env)
             tokens.update(c.rsplit(".", 1)[-1].lower() for c in loc.calls)
             tokens.update(p.rstrip("/").rsplit("/", 1)[-1].lower() for p in loc.paths)
-            tokens.update(_literal_fragment(p) for p in loc.names)
+            tokens.update(literal_fragment(p) for p in loc.names)
         if "" in tokens:
             return ("",)
         # Drop tokens that contain a shorter token: the shorter one already matches.

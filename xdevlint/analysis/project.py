@@ -27,12 +27,13 @@ import ast
 import re
 import os
 import sys
+import time
 import warnings
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, Union
+from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Pattern, Sequence, Set, Tuple, Union
 
 from xdevlint.analysis import names
-from xdevlint.analysis.locations import TEMP, Locations
+from xdevlint.analysis.locations import TEMP, Locations, literal_fragment
 
 #: ``XDEVLINT_PROJECT_INDEX=1`` turns the index on. Off by default until it meets its cost
 #: target: ``bench/project_index.py`` measured +215% CPU on the ecosystem corpus (see the
@@ -70,6 +71,9 @@ class Resolved:
 
 
 _NOTHING = Resolved()
+#: A file's (mtime in ns, size): what decides whether what was read of it still holds.
+_Stamp = Tuple[int, int]
+_Dependencies = FrozenSet[Tuple[str, _Stamp]]
 
 # -- module summaries ----------------------------------------------------------------
 
@@ -210,15 +214,28 @@ def _installed(directory: str) -> bool:
 
 class Project:
     """The modules below some search roots, and what their names resolve to, as one
-    analysis sees them: made afresh for each file (it is cheap), so that a long-running
-    process (the server) never keeps what a changed module bound. Summaries and where
-    modules are live longer (see ``_cached_summary``, ``_FILES``)."""
+    analysis sees them: made afresh for each file (it is cheap). What a name resolves to
+    is shared by the whole process (``_RESOLVED``), each answer with the stamps (mtime
+    and size) of the modules it was read from: an answer whose modules changed since is
+    worked out again, so a long-running process (the server) never keeps what a changed
+    module bound. Summaries and where modules are live in the process too
+    (``_cached_summary``, ``_FILES``)."""
 
     def __init__(self, roots: Tuple[str, ...], locations: Locations) -> None:
         self.roots = roots
         self.locations = locations
         self._summaries: Dict[str, Optional[Summary]] = {}
-        self._bindings: Dict[Tuple[str, str], Optional[Resolved]] = {}
+        self._stamps: Dict[str, Optional[_Stamp]] = {}
+        self._bindings: Dict[Tuple[str, str], Tuple[Optional[Resolved], _Dependencies]] = {}
+        self._pending: Set[Tuple[str, str]] = set()
+        self._deps: List[Set[Tuple[str, _Stamp]]] = []  # one set per resolution under way
+        #: A cycle or the depth guard cut a resolution short: what this project works out
+        #: from then on may depend on the order it was asked in, so none of it is shared.
+        self.truncated = False
+        #: Every module summary (path, stamp) this project's answers rest on, and every
+        #: module text the scan's filter read (``_may_bind``).
+        self.used: Set[Tuple[str, _Stamp]] = set()
+        self.read: Set[Tuple[str, _Stamp]] = set()
 
     def find(self, module: str) -> Optional[Tuple[str, bool]]:
         """The file of project module ``module`` and whether it is a package, or None."""
@@ -240,11 +257,33 @@ class Project:
         _FILES[key] = found
         return found
 
+    def stamp(self, path: str) -> Optional[_Stamp]:
+        """The file's (mtime, size), read once per project."""
+        if path not in self._stamps:
+            self._stamps[path] = _stamp_of(path)
+        return self._stamps[path]
+
     def summary(self, module: str) -> Optional[Summary]:
         if module not in self._summaries:
             found = self.find(module)
-            self._summaries[module] = None if found is None else _cached_summary(found[0], module, found[1])
+            summary = None
+            if found is not None:
+                stamp = self.stamp(found[0])
+                if stamp is not None:
+                    summary = _cached_summary(found[0], stamp, module, found[1])
+                    self._note({(found[0], stamp)})
+            self._summaries[module] = summary
+        elif self._deps:
+            summary = self._summaries[module]
+            if summary is not None:
+                self._note({(summary.path, self._stamps[summary.path] or (0, 0))})
         return self._summaries[module]
+
+    def _note(self, deps: Iterable[Tuple[str, _Stamp]]) -> None:
+        if self._deps:
+            self._deps[-1].update(deps)
+        else:
+            self.used.update(deps)
 
     def is_module(self, qualified: str) -> bool:
         return self.find(qualified) is not None
@@ -253,7 +292,28 @@ class Project:
         """What the project name ``qualified`` (``pkg.mod.NAME``) is, when it is an alias
         of library objects or a path constant; None otherwise (a function, a class, a
         module, a name outside the project, or nothing known)."""
-        if depth > _DEPTH or qualified.split(".", 1)[0] in _STDLIB:
+        if depth or qualified.split(".", 1)[0] in _STDLIB:
+            return self._resolve(qualified, depth)
+        key = (self.roots, self.locations, qualified)
+        cached = _RESOLVED.get(key)
+        if cached is not None and all(self.stamp(path) == stamp for path, stamp in cached[1]):
+            self._note(cached[1])
+            return cached[0]
+        self._deps.append(set())
+        try:
+            found = self._resolve(qualified, 0)
+        finally:
+            deps = self._deps.pop()
+        self._note(deps)
+        if not self.truncated:
+            _RESOLVED[key] = (found, frozenset(deps))
+        return found
+
+    def _resolve(self, qualified: str, depth: int) -> Optional[Resolved]:
+        if depth > _DEPTH:
+            self.truncated = True
+            return None
+        if qualified.split(".", 1)[0] in _STDLIB:
             return None
         module, _, name = qualified.rpartition(".")
         if not module:
@@ -270,11 +330,22 @@ class Project:
     def binding(self, summary: Summary, name: str, depth: int) -> Optional[Resolved]:
         """What ``name`` is at the end of ``summary``'s module (the union of its bindings)."""
         key = (summary.module, name)
-        if key in self._bindings:
-            return self._bindings[key]
-        self._bindings[key] = None  # a cycle (of imports, of constants) resolves to nothing
-        found = self._binding(summary, name, depth)
-        self._bindings[key] = found
+        known = self._bindings.get(key)
+        if known is not None:
+            self._note(known[1])
+            return known[0]
+        if key in self._pending or depth > _DEPTH:
+            self.truncated = True  # a cycle (of imports, of constants) resolves to nothing
+            return None
+        self._pending.add(key)
+        self._deps.append({(summary.path, self._stamps.get(summary.path) or (0, 0))})
+        try:
+            found = self._binding(summary, name, depth)
+        finally:
+            deps = self._deps.pop()
+            self._pending.discard(key)
+        self._bindings[key] = (found, frozenset(deps))
+        self._note(deps)
         return found
 
     def _binding(self, summary: Summary, name: str, depth: int) -> Optional[Resolved]:
@@ -301,6 +372,8 @@ class Project:
     def _star(self, module: str, name: str, depth: int) -> Optional[Resolved]:
         if name.startswith("_"):
             return None
+        if self.is_module(module) and name not in _names_of(self, module):
+            return None  # its text binds no such name: not worth parsing
         source = self.summary(module)
         if source is None:
             qualified = f"{module}.{name}"
@@ -325,15 +398,27 @@ class Project:
 _FILES: Dict[Tuple[Tuple[str, ...], str], Optional[Tuple[str, bool]]] = {}
 #: The paths of the files summarised (parsed) in this process, in order: what the index read.
 PARSED: List[str] = []
-_SUMMARIES: Dict[str, Tuple[Tuple[int, int], str, Optional[Summary]]] = {}
+_SUMMARIES: Dict[str, Tuple[_Stamp, str, Optional[Summary]]] = {}
+#: What each name resolved to, by (search roots, locations, qualified name), with the
+#: summaries (path, stamp) the answer rests on.
+_RESOLVED: Dict[Tuple[Tuple[str, ...], Locations, str], Tuple[Optional[Resolved], _Dependencies]] = {}
 
 
-def _cached_summary(path: str, module: str, is_package: bool) -> Optional[Summary]:
+def forget() -> None:
+    """Drop everything this process remembers of project modules (for tests: a cold run)."""
+    for memo in (_FILES, _SUMMARIES, _RESOLVED, _TEXTS, _MAY, _NAMES, _ROOTS):
+        memo.clear()
+
+
+def _stamp_of(path: str) -> Optional[_Stamp]:
     try:
         stat = os.stat(path)
     except OSError:
         return None
-    stamp = (stat.st_mtime_ns, stat.st_size)
+    return (stat.st_mtime_ns, stat.st_size)
+
+
+def _cached_summary(path: str, stamp: _Stamp, module: str, is_package: bool) -> Optional[Summary]:
     cached = _SUMMARIES.get(path)
     if cached is not None and cached[0] == stamp and cached[1] == module:
         return cached[2]
@@ -375,6 +460,7 @@ class _Evaluator:
 
     def ev(self, node: ast.expr) -> Resolved:
         if self.depth > _DEPTH:
+            self.project.truncated = True
             return _NOTHING
         if isinstance(node, ast.Constant):
             text = node.value.decode("latin-1") if isinstance(node.value, bytes) else node.value
@@ -535,6 +621,7 @@ def view_for(path: str, locations: Locations) -> Optional[FileView]:
     that is not on disk, or one installed in site-packages) or the index is switched off."""
     if not path or os.environ.get(SWITCH) != "1" or not os.path.isfile(path):
         return None
+    _sweep()
     search, module, is_package = top_package(path)
     if _installed(search):
         return None
@@ -549,121 +636,509 @@ def view_for(path: str, locations: Locations) -> Optional[FileView]:
 
 # -- what the cheap scan needs ---------------------------------------------------------
 
+#: The library functions whose aliases the scan's gates look for.
+_SCANNED_CALLEES = frozenset(names.MOVE_LIKE_FUNCTIONS | names.UNBOUND_MOVE_METHODS.keys() | names.TEMP_FACTORIES.keys())
+#: Their last components: a module can bind an alias of one only by spelling it.
+_CALLEE_WORDS = "|".join(sorted({re.escape(q.rsplit(".", 1)[1]) for q in _SCANNED_CALLEES}, key=lambda w: (-len(w), w)))
+#: ``os.replace`` read, not called (``swap = os.replace``): the one expression that makes
+#: an alias of a library function (calls, operators and literals give none: ``_Evaluator``).
+_ALIAS_READ = re.compile(rf"\.\s*(?:{_CALLEE_WORDS})\b(?![ \t]*[(.])")
+_CALLEE_WORD = re.compile(rf"\b(?:{_CALLEE_WORDS})\b")
+_TEMP_DIR_WORD = re.compile("|".join(sorted(re.escape(q.rsplit(".", 1)[1]) for q in names.TEMP_DIR_ATTRIBUTES)))
+#: Modules whose star import binds a scanned function (``from os import *`` binds rename).
+_STAR_SOURCES = frozenset(q.rpartition(".")[0] for q in _SCANNED_CALLEES if q in names.KNOWN_NAMES)
+#: Import statements anywhere (``try: import x`` on one line too): what a text may import.
+#: (No leading ``\b``: it would cost the regex engine its fast scan for the first
+#: letters, and more matches only cost time.)
+_FROM_IMPORT = re.compile(
+    r"from[ \t]+(?P<module>\.*[\w.]*)[ \t]+import\b[ \t]*(?P<names>\([^)]*\)|(?:[^\n\\;]|\\.)*)", re.S
+)
+_IMPORT = re.compile(r"import[ \t]+(?P<names>(?:[^\n\\;]|\\.)*)")
+_NAME = re.compile(r"[\w.*]+(?:\s+as\s+\w+)?")
+_WORD = re.compile(r"[^\W\d]\w*")  # identifiers
+_READ = re.compile(r"\.\s*([^\W\d]\w*)")  # attributes read
 
-@dataclass(frozen=True)
+#: What an import brings: (module, the name imported from it or None for the module
+#: itself, the local name; ``*`` for a star import).
+_Import = Tuple[str, Optional[str], str]
+
+
+#: One imported name as a text spells it: (``from`` module as written, None for a plain
+#: ``import``; the name or dotted module; the local name it binds, None for ``import a.b``).
+_Item = Tuple[Optional[str], str, Optional[str]]
+
+
+def _items(text: str) -> List[_Item]:
+    """Every name the import statements of ``text`` may import, from one pass of each regex."""
+    found: List[_Item] = []
+    for match in _FROM_IMPORT.finditer(text):
+        spec = match.group("module")
+        for item in _NAME.findall(match.group("names")):
+            parts = item.split()
+            found.append((spec, parts[0], parts[-1]))
+    for match in _IMPORT.finditer(text):
+        for item in _NAME.findall(match.group("names")):
+            parts = item.split()
+            found.append((None, parts[0], parts[-1] if len(parts) > 1 else None))
+    return found
+
+
+def _imports(text: str, package: str, project: Project, items: Optional[List[_Item]] = None) -> List[_Import]:
+    """What ``text`` (a module of ``package``) may import from project modules. A
+    module-level ``import a.b`` binds ``a``, whose attributes are names of ``a`` and of ``a.b``."""
+    found: List[_Import] = []
+    for spec, name, local in _items(text) if items is None else items:
+        if spec is not None:
+            dots = len(spec) - len(spec.lstrip("."))
+            module = absolute_module(spec[dots:] or None, dots, package)
+            if module is None:
+                continue
+            if name == "*":
+                found.append((module, None, "*"))
+            elif project.is_module(f"{module}.{name}"):
+                found.append((f"{module}.{name}", None, local or name))
+            else:
+                found.append((module, name, local or name))
+        elif local is not None:
+            found.append((name, None, local))
+        else:
+            parts = name.split(".")
+            found.extend((".".join(parts[: i + 1]), None, parts[0]) for i in range(len(parts)))
+    return [entry for entry in found if project.is_module(entry[0])]
+
+
 class Supplied:
-    """What names a file imports from project modules may bring it, for the scan's gates:
-    library functions (``callees``: a move alias, a temp factory) and locations, and the
-    local ``names`` that bring them (a module's name, for ``paths.CACHE_ROOT``)."""
+    """What the names a file imports from project modules may bring it, for the scan's
+    gates: library functions (``callees``: a move alias, a temp factory), locations, and
+    the local ``names`` that bring them (a module's name, for ``paths.CACHE_ROOT``).
 
-    callees: FrozenSet[str] = frozenset()
-    locations: FrozenSet[str] = frozenset()
-    names: FrozenSet[str] = frozenset()
+    Each is worked out when first asked, and only from the names the file uses: those it
+    imports by name, and, of a module it imports, the names of it that the file's text
+    spells. A gate asks for callees first; locations only matter to a file that moves."""
+
+    def __init__(self, view: Optional[FileView] = None, text: str = "", imports: Sequence[_Import] = ()) -> None:
+        self._view = view
+        self._text = text
+        self._imports = imports
+        self._words: Optional[Set[str]] = None
+        self._reads: Optional[Set[str]] = None  # the attributes the text reads (``.Y``)
+        self._bare: Optional[str] = None  # the text without its import statements
+        self._found: Dict[bool, FrozenSet[str]] = {}
+        self._names: Set[str] = set()
+
+    @property
+    def callees(self) -> FrozenSet[str]:
+        return self._gather(True)
+
+    @property
+    def locations(self) -> FrozenSet[str]:
+        return self._gather(False)
+
+    @property
+    def names(self) -> FrozenSet[str]:
+        self._gather(True)
+        self._gather(False)
+        return frozenset(self._names)
+
+    def _gather(self, callees: bool) -> FrozenSet[str]:
+        known = self._found.get(callees)
+        if known is not None:
+            return known
+        found: Set[str] = set()
+        view = self._view
+        if view is not None:
+            project = view.project
+            for module, name, local in self._imports:
+                for bound, resolved in self._bound(view, module, name, local, callees):
+                    hit = resolved.callees & _SCANNED_CALLEES if callees else resolved.locations
+                    if hit:
+                        found |= hit
+                        self._names.add(bound)
+        self._found[callees] = frozenset(found)
+        return self._found[callees]
+
+    def _bound(
+        self, view: FileView, module: str, name: Optional[str], local: str, callees: bool
+    ) -> Iterator[Tuple[str, Resolved]]:
+        """(local name, what it resolves to) for what one import brings that the file
+        uses and the module's text may bind (``_may_bind``)."""
+        project = view.project
+        if name is not None:
+            if _may_bind(project, module, name, callees):
+                resolved = project.resolve(f"{module}.{name}")
+                if resolved is not None:
+                    yield local, resolved
+            return
+        if local == "*":  # any public name of it the text spells
+            if self._words is None:
+                self._words = set(_WORD.findall(self._text))
+            used = {u for u in self._words & _names_of(project, module) if not u.startswith("_")}
+        elif self._escapes(local):  # a module used as a value: any attribute the text reads
+            if self._reads is None:
+                self._reads = set(_READ.findall(self._text))
+            used = self._reads & _names_of(project, module)
+        else:
+            used = _attributes(self._text, module, local)  # only read as ``local.Y``
+        for attribute in sorted(used):
+            if _may_bind(project, module, attribute, callees):
+                resolved = project.resolve(f"{module}.{attribute}")
+                if resolved is not None:
+                    yield attribute if local == "*" else local, resolved
+
+    def _escapes(self, local: str) -> bool:
+        """Whether the file may use the module it binds to ``local`` other than by reading
+        an attribute off it (``m = paths``, ``f(paths)``): then any of its names may be used."""
+        if self._bare is None:
+            self._bare = _IMPORT.sub("", _FROM_IMPORT.sub("", self._text))
+        bare = self._bare
+        return any(not _word_at(bare, m.start() - 1) for m in re.finditer(rf"{re.escape(local)}\b(?!\s*\.)", bare))
 
 
 NONE_SUPPLIED = Supplied()
 
-_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(?P<module>\.*[\w.]*)[ \t]+import[ \t]*(?P<names>\([^)]*\)|(?:[^\n\\]|\\.)*)", re.M | re.S)
-_IMPORT = re.compile(r"^[ \t]*import[ \t]+(?P<names>(?:[^\n\\]|\\.)*)", re.M)
-_NAME = re.compile(r"[\w.*]+(?:\s+as\s+\w+)?")
-#: Words one of which a module's text must hold to bind a move, copy or temp function
-#: (the last component of each name the tables know).
-_FUNCTION_WORDS = tuple(sorted(
-    {q.rsplit(".", 1)[1].lower() for q in (*names.MOVE_LIKE_FUNCTIONS, *names.TEMP_FACTORIES, *names.UNBOUND_MOVE_METHODS)}
-))
-
-
-#: The library functions whose aliases the scan's gates look for.
-_SCANNED_CALLEES = frozenset(names.MOVE_LIKE_FUNCTIONS | names.UNBOUND_MOVE_METHODS.keys() | names.TEMP_FACTORIES.keys())
-
 
 def supplied_to(text: str, path: str, locations: Locations) -> Supplied:
-    """What the names ``text`` (the file ``path``) imports from project modules are, as far
-    as the scan cares. Cheap first: only a project module whose text (or the text of a
-    project module it imports from, for re-exports) holds a function's word or a
-    location's token is summarised; others cannot bind anything that matters."""
+    """What the names ``text`` (the file ``path``) imports from project modules may be,
+    as far as the scan cares (see ``Supplied``). Cheap first: a project module is
+    summarised only when its text, or that of a project module it imports, may bind a
+    scanned function or a location (``_may_bind``)."""
     if "import" not in text:
         return NONE_SUPPLIED
     view = view_for(path, locations)
     if view is None:
         return NONE_SUPPLIED
-    project = view.project
-    wanted: List[Tuple[str, Optional[str], str]] = []  # (module, name or None for all of it, local name)
-    for match in _FROM_IMPORT.finditer(text):
-        spec = match.group("module")
-        dots = len(spec) - len(spec.lstrip("."))
-        module = absolute_module(spec[dots:] or None, dots, view.package)
-        if module is None:
-            continue
-        for item in _NAME.findall(match.group("names")):
-            name, local = item.split()[0], item.split()[-1]
-            if name == "*":
-                wanted.append((module, None, "*"))
-            elif project.is_module(f"{module}.{name}"):
-                wanted.append((f"{module}.{name}", None, local))
+    imports = _imports(text, view.package, view.project)
+    return Supplied(view, text, imports) if imports else NONE_SUPPLIED
+
+
+class _Text:
+    """What the cheap filter learnt of one module's text (by path, valid for ``stamp``):
+    whether it spells a binding of a scanned function (``callees``) or of a location (by
+    configuration) anywhere; the statements that may assign each name (``X = ...``,
+    ``X: T = ...``); the local names its imports bind (``aliases``: of a scanned function
+    or the temp directory, from a library); and the project names it imports (``named``:
+    by local name, (module, name); ``stars``; ``reads``: by local name, (module,
+    attribute) read off a module it imports)."""
+
+    __slots__ = (
+        "module", "stamp", "source", "callees", "locations", "assigned", "statements", "imported", "aliases",
+        "temp_aliases", "starred", "named", "stars", "modules", "_reads",
+    )
+
+    def __init__(self, module: str, stamp: _Stamp, source: str, package: str, project: Project) -> None:
+        self.module = module
+        self.stamp = stamp
+        self.source = source
+        self.locations: Dict[Locations, bool] = {}
+        self.statements: Dict[str, List[str]] = {}
+        self.assigned = frozenset(_ASSIGNED.findall(source))
+        items = _items(source)
+        self.imported = frozenset(local or name.split(".", 1)[0] for spec, name, local in items if name != "*")
+        from_items = [(spec, name, local or name) for spec, name, local in items if spec is not None]
+        self.aliases = frozenset(local for _, name, local in from_items if _CALLEE_WORD.fullmatch(name))
+        self.temp_aliases = frozenset(local for _, name, local in from_items if _TEMP_DIR_WORD.fullmatch(name))
+        star_sources = {spec for spec, name, _ in from_items if name == "*"}
+        self.starred = frozenset(q.rpartition(".")[2] for q in names.KNOWN_NAMES if q.rpartition(".")[0] in star_sources)
+        # Reads an alias (``os.replace`` not called), imports one by name, or star-imports a module that has one.
+        self.callees = bool(self.aliases) or bool(star_sources & _STAR_SOURCES) or _ALIAS_READ.search(source) is not None
+        named: Dict[str, List[Tuple[str, Optional[str]]]] = {}
+        stars: List[str] = []
+        self.modules: Dict[str, List[str]] = {}  # local name -> the project modules it binds
+        for imported, name, local in _imports(source, package, project, items):
+            if name is not None:
+                named.setdefault(local, []).append((imported, name))
+            elif local == "*":
+                stars.append(imported)
             else:
-                wanted.append((module, name, local))
-    for match in _IMPORT.finditer(text):
-        for item in _NAME.findall(match.group("names")):
-            module = item.split()[0]
-            wanted.append((module, None, item.split()[-1] if " " in item else module.split(".", 1)[0]))
-    callees: Set[str] = set()
-    found: Set[str] = set()
-    local_names: Set[str] = set()
-    tokens = locations.scan_tokens()
-    for module, name, local in wanted:
-        if not project.is_module(module) or not _may_bind(project, module, tokens, set()):
-            continue
-        bound: List[Optional[Resolved]] = (
-            list(view.star(module).values()) if name is None else [project.resolve(f"{module}.{name}")]
-        )
-        if name is None and local == "*":  # each name the star binds is its own local name
-            for star_name, exported in view.star(module).items():
-                if exported.callees & _SCANNED_CALLEES or exported.locations:
-                    local_names.add(star_name)
-        for resolved in bound:
-            if resolved is not None and (resolved.callees & _SCANNED_CALLEES or resolved.locations):
-                callees |= resolved.callees & _SCANNED_CALLEES
-                found |= resolved.locations
-                if local != "*":
-                    local_names.add(local)
-    if not callees and not found:
-        return NONE_SUPPLIED
-    return Supplied(frozenset(callees), frozenset(found), frozenset(local_names))
+                self.modules.setdefault(local, []).append(imported)
+        self.named = named
+        self.stars = tuple(stars)
+        self._reads: Dict[str, List[Tuple[str, Optional[str]]]] = {}
+
+    def reads(self, local: str) -> List[Tuple[str, Optional[str]]]:
+        """(module, attribute) for each attribute read off the project module(s) ``local`` binds."""
+        found = self._reads.get(local)
+        if found is None:
+            found = self._reads[local] = [
+                (module, attribute) for module in self.modules.get(local, ()) for attribute in sorted(_attributes(self.source, module, local))
+            ]
+        return found
+
+    def statements_of(self, name: str) -> List[str]:
+        """The text of each statement that may assign ``name``."""
+        if name not in self.assigned:
+            return []
+        found = self.statements.get(name)
+        if found is None:
+            found = self.statements[name] = [
+                _statement(self.source, m.start()) for m in _ASSIGNED.finditer(self.source) if m.group(1) == name
+            ]
+        return found
+
+    def query(self, name: Optional[str], kind: Union[bool, Locations]) -> Tuple[bool, List[Tuple[str, Optional[str]]]]:
+        """Whether ``name`` (None: any name) may be bound here to what ``kind`` asks, and
+        the (module, name) pairs its binding may come from.
+
+        An assigned name's value is spelt in its statement: it may be an alias or a
+        location there, or come from the names the statement spells (imported, assigned
+        in this module, or from a star import). An imported name comes from its import;
+        any other (a ``def``, a ``class``, or none) only from a star import."""
+        if name is None:
+            named = [edge for pairs in self.named.values() for edge in pairs]
+            reads = [edge for local in self.modules for edge in self.reads(local)]
+            stars: List[Tuple[str, Optional[str]]] = [(star, None) for star in self.stars]
+            spelled = self.callees if kind is True else self.locations.get(kind)  # type: ignore[call-overload]
+            return bool(spelled), [*named, *stars, *reads]
+        edges = [(star, name) for star in self.stars]
+        if name in self.imported:
+            edges.extend(self.named.get(name, ()))
+        # Imported from a library: ``from os import replace as swap``; ``from os import *``.
+        hit = name in (self.aliases if kind is True else self.temp_aliases) or kind is True and name in self.starred
+        for statement in self.statements_of(name):
+            if kind is True and _ALIAS_READ.search(statement) or kind is not True and _spells_location(statement.lower(), kind):  # type: ignore[arg-type]
+                hit = True
+            for word in set(_WORD.findall(statement)):
+                if word != name:
+                    edges.append((self.module, word))
+                    edges.extend((star, word) for star in self.stars)
+                if word in self.modules:
+                    edges.extend(self.reads(word))
+        return hit, edges
 
 
-#: By path: (mtime and size, whether the text holds a word that matters, the modules it imports from).
-_TEXTS: Dict[str, Tuple[Tuple[int, int], bool, Tuple[str, ...]]] = {}
+def _statement(source: str, start: int) -> str:
+    """The text of the statement that starts at ``start``: to the end of its line, and on
+    while a bracket is open (outside one-line string literals) or a line ends in ``\\``."""
+    depth = 0
+    position = start
+    for _ in range(200):  # a guard: longer statements are cut, and keep less
+        end = source.find("\n", position)
+        if end == -1:
+            return source[start:]
+        line = _STRING.sub("", source[position:end])
+        depth += sum(line.count(c) for c in "([{") - sum(line.count(c) for c in ")]}")
+        position = end + 1
+        if depth <= 0 and not line.rstrip().endswith("\\"):
+            break
+    return source[start:position]
 
 
-def _may_bind(project: Project, module: str, tokens: Tuple[str, ...], seen: Set[str]) -> bool:
-    """Whether project module ``module`` may bind a function or location the scan cares
-    about: its text holds a word of one, or it imports from a project module that may."""
-    if module in seen:
-        return False
-    seen.add(module)
+_STRING = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
+
+
+#: A name an assignment may bind (keyword arguments and walrus targets match too: more
+#: matches only cost time). ``(X) = 1`` binds ``X`` as well.
+_ASSIGNED = re.compile(r"([^\W\d]\w*)\)*(?:[ \t]|\\\r?\n)*(?::[^=\n]*)?=(?!=)")
+
+
+def _attributes(source: str, module: str, local: str) -> Set[str]:
+    """The attributes ``source`` reads off the module ``module`` it binds to ``local``
+    (``import a.b`` binds ``a``, read as ``a.b.Y``)."""
+    parts = module.split(".")
+    path = parts[1:] if local == parts[0] and len(parts) > 1 else []
+    chain = r"\s*\.\s*".join([re.escape(local), *map(re.escape, path)])
+    return {m.group(1) for m in re.finditer(rf"{chain}\s*\.\s*(\w+)", source) if not _word_at(source, m.start() - 1)}
+
+
+def _word_at(text: str, index: int) -> bool:
+    """Whether ``text[index]`` is a character of a word (False outside the text)."""
+    return 0 <= index < len(text) and (text[index].isalnum() or text[index] == "_")
+
+
+_TEXTS: Dict[str, _Text] = {}
+#: What ``_may_bind`` answered, by (search roots, (module, name), kind): the answer and its generation.
+_MAY: Dict[Tuple[Tuple[str, ...], Tuple[str, Optional[str]], Union[bool, Locations]], Tuple[bool, int]] = {}
+
+
+def _text(project: Project, module: str) -> Optional[Tuple[str, _Stamp, _Text]]:
+    """The filter's facts of project module ``module``'s text, read once per stamp."""
     found = project.find(module)
     if found is None:
-        return False
+        return None
     path = found[0]
-    try:
-        stat = os.stat(path)
-        stamp = (stat.st_mtime_ns, stat.st_size)
-        cached = _TEXTS.get(path)
-        if cached is None or cached[0] != stamp:
-            with open(path, "rb") as handle:
-                source = handle.read().decode("latin-1")
-            lowered = source.lower()
-            words = any(w in lowered for w in _FUNCTION_WORDS) or any(t in lowered for t in tokens)
-            cached = _TEXTS[path] = (stamp, words, tuple(m.group("module") for m in _FROM_IMPORT.finditer(source)))
-    except OSError:
-        return False
-    if cached[1]:
-        return True
-    package = module if found[1] else module.rpartition(".")[0]
-    for spec in cached[2]:
-        dots = len(spec) - len(spec.lstrip("."))
-        origin = absolute_module(spec[dots:] or None, dots, package)
-        if origin is not None and project.is_module(origin) and _may_bind(project, origin, tokens, seen):
-            return True
+    stamp = project.stamp(path)
+    if stamp is None:
+        return None
+    known = _TEXTS.get(path)
+    if known is not None and known.stamp != stamp:
+        _GENERATION[0] += 1  # a changed module: what was answered from its old text is void
+        known = None
+    if known is None:
+        source = _module_text(path)
+        if source is None:
+            return None
+        package = module if found[1] else module.rpartition(".")[0]
+        known = _TEXTS[path] = _Text(module, stamp, source, package, project)
+    kind = project.locations
+    if kind not in known.locations:
+        source = _module_text(path)
+        known.locations[kind] = source is None or _spells_location(source.lower(), kind)
+    project.read.add((path, stamp))
+    return path, stamp, known
+
+
+def _names_of(project: Project, module: str) -> FrozenSet[str]:
+    """Every name project module ``module`` may bind, as far as texts tell: those it may
+    assign or import, those of the modules it star-imports, and those a star import of a
+    library module brings that the index knows (``from os import *`` binds ``rename``)."""
+    key = (project.roots, module)
+    known = _NAMES.get(key)
+    if known is not None and known[0] == _GENERATION[0]:
+        return known[1]
+    generation = _GENERATION[0]
+    found: Set[str] = set()
+    pending = [module]
+    seen: Set[str] = set()
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        facts = _text(project, current)
+        if facts is None:
+            continue
+        found |= facts[2].assigned | facts[2].imported | facts[2].starred
+        pending.extend(facts[2].stars)
+    names_found = frozenset(found)
+    if generation == _GENERATION[0]:
+        _NAMES[key] = (generation, names_found)
+    return names_found
+
+
+#: ``_names_of``'s answers, by (search roots, module), with their generation.
+_NAMES: Dict[Tuple[Tuple[str, ...], str], Tuple[int, FrozenSet[str]]] = {}
+
+
+def _may_bind(project: Project, module: str, name: Optional[str], callees: bool) -> bool:
+    """Whether project module ``module``'s ``name`` (None: any of its names) may be an
+    alias of a scanned function (``callees``) or a location, as far as module texts tell
+    (``_Text.query``): a module whose text spells such a binding and binds the name, or
+    one whose binding of the name may come from a module that may.
+    Sound: a binding the index resolves is spelt so (``_ALIAS_READ``, ``_spells_location``)."""
+    kind: Union[bool, Locations] = True if callees else project.locations
+    generation = _GENERATION[0]
+    start = (module, name)
+    parents: Dict[Tuple[str, Optional[str]], Optional[Tuple[str, Optional[str]]]] = {start: None}
+    stack = [start]
+    visited: List[Tuple[str, Optional[str]]] = []
+    while stack:
+        pair = stack.pop()
+        memo = _MAY.get((project.roots, pair, kind))
+        if memo is not None and memo[1] == generation:
+            if memo[0]:
+                return _found(project, kind, pair, parents)
+            continue
+        facts = _text(project, pair[0])
+        if facts is None:
+            continue
+        visited.append(pair)
+        hit, edges = facts[2].query(pair[1], kind)
+        if hit:
+            return _found(project, kind, pair, parents)
+        for edge in edges:
+            if edge not in parents and (edge[1] is None or edge[1] in _names_of(project, edge[0])):
+                parents[edge] = pair
+                stack.append(edge)
+    if generation == _GENERATION[0]:  # no text changed meanwhile
+        for pair in visited:  # all that was looked at: none of it may bind
+            _MAY[(project.roots, pair, kind)] = (False, generation)
     return False
+
+
+def _found(
+    project: Project,
+    kind: Union[bool, Locations],
+    pair: Optional[Tuple[str, Optional[str]]],
+    parents: Dict[Tuple[str, Optional[str]], Optional[Tuple[str, Optional[str]]]],
+) -> bool:
+    """True, remembered for each pair on the way from the start to the one that may bind."""
+    while pair is not None:
+        _MAY[(project.roots, pair, kind)] = (True, _GENERATION[0])
+        pair = parents[pair]
+    return True
+
+
+def _sweep() -> None:
+    """Look for module texts changed since they were read, at most every ``_SWEEP_SECONDS``:
+    a change starts a new generation of ``_MAY``'s answers. Within one run nothing
+    changes; a long-running process (the server) sees an edited module within the interval."""
+    now = time.monotonic()
+    if now - _SWEPT[0] < _SWEEP_SECONDS:
+        return
+    _SWEPT[0] = now
+    if any(_stamp_of(path) != known.stamp for path, known in list(_TEXTS.items())):
+        _GENERATION[0] += 1
+
+
+_SWEEP_SECONDS = 1.0
+_SWEPT = [0.0]
+#: Bumped whenever a module text is seen to have changed: ``_MAY``'s answers of an
+#: older generation are not used.
+_GENERATION = [0]
+
+
+def _module_text(path: str) -> Optional[str]:
+    """The text of module ``path`` that can bind its module-level names: all of it but the
+    bodies of its top-level functions and classes (and their decorators). A body runs
+    from a line starting (at column 0) with ``def``, ``async def``, ``class`` or ``@`` to
+    the next line that starts at column 0 with anything but a closing bracket or a
+    comment; a line of a multi-line string at column 0 ends one early, which keeps more."""
+    try:
+        with open(path, "rb") as handle:
+            source = handle.read().decode("latin-1")
+    except OSError:
+        return None
+    kept: List[str] = []
+    start = 0
+    skipping = False
+    for match in _TOP_LINE.finditer(source):
+        if not skipping:
+            kept.append(source[start:match.start()])
+        start = match.start()
+        skipping = match.group(1) is not None
+    if not skipping:
+        kept.append(source[start:])
+    return "".join(kept)
+
+
+#: A line that starts a top-level statement; group 1: one that starts a function or class.
+_TOP_LINE = re.compile(r"^(?:((?:async[ \t]+)?def\b|class\b|@)|[^\s#)\]}])", re.M)
+
+
+_LOCATION_TOKENS: Dict[Locations, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {}
+
+
+def _spells_location(lowered: str, locations: Locations) -> bool:
+    """Whether a module's lowered text may bind a location: it holds a name pattern's
+    literal run anywhere (``*cache*`` matches ``lru_cache``), or, as a whole word, an
+    environment variable, a configured call's last component, a path's last segment
+    (``tmp``: a literal is ``/tmp`` or below it) or a temp directory function's name."""
+    runs, words = _location_tokens(locations)
+    if any(run in lowered for run in runs):
+        return True
+    for word in words:
+        start = lowered.find(word)
+        while start != -1:
+            end = start + len(word)
+            before = _word_at(word, 0) and _word_at(lowered, start - 1)
+            after = _word_at(word, len(word) - 1) and _word_at(lowered, end)
+            if not before and not after:
+                return True
+            start = lowered.find(word, start + 1)
+    return False
+
+
+def _location_tokens(locations: Locations) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
+    tokens = _LOCATION_TOKENS.get(locations)
+    if tokens is None:
+        runs: Set[str] = set()
+        words = {q.rsplit(".", 1)[-1].lower() for q in names.TEMP_DIR_ATTRIBUTES | names.TEMP_DIR_CALLS}
+        for location in locations.locations:
+            runs.update(literal_fragment(p) for p in location.names)
+            words.update(v.lower() for v in location.env)
+            words.update(c.rsplit(".", 1)[-1].lower() for c in location.calls)
+            words.update(p.rstrip("/").rsplit("/", 1)[-1].lower() for p in location.paths)
+        if "" in words:
+            runs.add("")  # matches any text
+        tokens = _LOCATION_TOKENS[locations] = (tuple(sorted(runs)), tuple(sorted(words)))
+    return tokens
