@@ -821,7 +821,7 @@ class _Text:
     attribute) read off a module it imports)."""
 
     __slots__ = (
-        "module", "stamp", "source", "callees", "locations", "assigned", "statements", "imported", "aliases",
+        "module", "stamp", "source", "callees", "locations", "assigned", "starts", "statements", "imported", "aliases",
         "temp_aliases", "starred", "named", "stars", "modules", "_reads",
     )
 
@@ -831,7 +831,10 @@ class _Text:
         self.source = source
         self.locations: Dict[Locations, bool] = {}
         self.statements: Dict[str, List[str]] = {}
-        self.assigned = frozenset(_ASSIGNED.findall(source))
+        self.starts: Dict[str, List[int]] = {}  # where each statement that may assign a name starts
+        for match in _ASSIGNED.finditer(source):
+            self.starts.setdefault(match.group(1), []).append(match.start())
+        self.assigned = frozenset(self.starts)
         items = _items(source)
         self.imported = frozenset(local or name.split(".", 1)[0] for spec, name, local in items if name != "*")
         from_items = [(spec, name, local or name) for spec, name, local in items if spec is not None]
@@ -860,7 +863,9 @@ class _Text:
         found = self._reads.get(local)
         if found is None:
             found = self._reads[local] = [
-                (module, attribute) for module in self.modules.get(local, ()) for attribute in sorted(_attributes(self.source, module, local))
+                (module, attribute)
+                for module in self.modules.get(local, ())
+                for attribute in sorted(_attributes(self.source, module, local))
             ]
         return found
 
@@ -870,9 +875,7 @@ class _Text:
             return []
         found = self.statements.get(name)
         if found is None:
-            found = self.statements[name] = [
-                _statement(self.source, m.start()) for m in _ASSIGNED.finditer(self.source) if m.group(1) == name
-            ]
+            found = self.statements[name] = [_statement(self.source, start) for start in self.starts[name]]
         return found
 
     def query(self, name: Optional[str], kind: Union[bool, Locations]) -> Tuple[bool, List[Tuple[str, Optional[str]]]]:
@@ -883,20 +886,23 @@ class _Text:
         location there, or come from the names the statement spells (imported, assigned
         in this module, or from a star import). An imported name comes from its import;
         any other (a ``def``, a ``class``, or none) only from a star import."""
+        location = kind if isinstance(kind, Locations) else None
         if name is None:
             named = [edge for pairs in self.named.values() for edge in pairs]
             reads = [edge for local in self.modules for edge in self.reads(local)]
             stars: List[Tuple[str, Optional[str]]] = [(star, None) for star in self.stars]
-            spelled = self.callees if kind is True else self.locations.get(kind)  # type: ignore[call-overload]
+            spelled = self.callees if location is None else self.locations.get(location)
             return bool(spelled), [*named, *stars, *reads]
-        edges = [(star, name) for star in self.stars]
+        edges: List[Tuple[str, Optional[str]]] = [(star, name) for star in self.stars]
         if name in self.imported:
             edges.extend(self.named.get(name, ()))
         # Imported from a library: ``from os import replace as swap``; ``from os import *``.
-        hit = name in (self.aliases if kind is True else self.temp_aliases) or kind is True and name in self.starred
+        hit = name in (self.aliases if location is None else self.temp_aliases) or location is None and name in self.starred
         for statement in self.statements_of(name):
-            if kind is True and _ALIAS_READ.search(statement) or kind is not True and _spells_location(statement.lower(), kind):  # type: ignore[arg-type]
-                hit = True
+            if location is None:
+                hit = hit or _ALIAS_READ.search(statement) is not None
+            else:
+                hit = hit or _spells_location(statement.lower(), location)
             for word in set(_WORD.findall(statement)):
                 if word != name:
                     edges.append((self.module, word))
