@@ -162,3 +162,51 @@ def test_the_scan_and_the_focus_drop_no_finding_the_index_gives(path: Path, monk
     whole = findings(prescan=False, edits=True)
     assert findings(edits=False) == whole  # the scan and the focus
     assert findings(edits=True) == whole
+
+
+#: A tiny project with shapes of cross-module aliases and locations the cheap text filter
+#: must not miss, and one file per shape that moves a temp path into the cache through it.
+_SHAPES = {
+    "pkg/__init__.py": "",
+    "pkg/compat.py": (
+        "import os\n"
+        "def helper():\n"
+        "    inner = os.link  # a function's local: no module-level alias\n"
+        "    return inner\n"
+        "swap = (\n"
+        "    os.\n"
+        "    replace\n"
+        ")\n"
+        "CHAINED = first = os.replace\n"
+    ),
+    "pkg/starred.py": "from os import *\n",  # binds rename without spelling it
+    "pkg/paths.py": "import os\nBASE = os.environ.get('XDG_CACHE_HOME', '/var/cache')\nSTAGE = '/tmp' + '/stage'\n",
+    "pkg/again.py": "from .compat import swap as _s\nfrom . import paths as _p\nMOVE = _s\nROOT = _p.BASE\n",
+}
+_USERS = {
+    "read_off": "import pkg.compat as c\nfrom pkg import paths\ndef f(name):\n    c.swap(paths.STAGE + name, paths.BASE)\n",
+    "as_value": "from pkg import paths, compat\nm = compat\ndef f(name):\n    m.swap(paths.STAGE + name, paths.BASE)\n",
+    "library_star": "from pkg.starred import rename\nfrom pkg.paths import STAGE, BASE\ndef f(name):\n    rename(STAGE + name, BASE)\n",
+    "re_export": "import pkg.again\nfrom pkg import paths\ndef f(name):\n    pkg.again.MOVE(paths.STAGE + name, pkg.again.ROOT)\n",
+    "chained": "from pkg.compat import first as go\nfrom pkg import paths\ndef f(name):\n    go(paths.STAGE + name, paths.BASE)\n",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_USERS))
+def test_the_scan_keeps_what_the_index_finds_through_each_shape(shape: str, tmp_path: Path) -> None:
+    """A module read off, a module used as a value, a library star import, a multi-line
+    alias, a chained assignment and a re-export through another module: linting with the
+    index finds the move, and the cheap scan (cold, as in a fresh process) keeps it."""
+    (tmp_path / "setup.cfg").write_text("")
+    for relative, text in {**_SHAPES, f"pkg/{shape}.py": _USERS[shape]}.items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text)
+    path = tmp_path / "pkg" / f"{shape}.py"
+    data = path.read_bytes()
+    config = Config(root=tmp_path)
+    project.forget()
+    whole = [(f.span.line, f.code) for f in lint_source(data, str(path), config, prescan=False, edits=True).findings]
+    project.forget()
+    scanned = [(f.span.line, f.code) for f in lint_source(data, str(path), config, edits=False).findings]
+    assert whole == [(4, "XDV101")]
+    assert scanned == whole
