@@ -210,3 +210,25 @@ def test_the_scan_keeps_what_the_index_finds_through_each_shape(shape: str, tmp_
     scanned = [(f.span.line, f.code) for f in lint_source(data, str(path), config, edits=False).findings]
     assert whole == [(4, "XDV101")]
     assert scanned == whole
+
+
+def test_with_the_index_on_results_are_not_cached_so_a_changed_import_is_seen(tmp_path: Path) -> None:
+    """The cache keys a result on the file's own bytes; with the index on, the modules it
+    imports shape it too, so such a run neither reads nor writes the cache."""
+    import shutil as _shutil
+
+    root = tmp_path / "shards"
+    _shutil.copytree(SHARDS, root)
+    cache = tmp_path / "cache"
+    worker = root / "shards" / "worker.py"
+
+    def codes() -> Set[Tuple[int, str]]:
+        completed = run("--cache-dir", str(cache), "--format", "json", str(worker), cwd=root)
+        assert completed.returncode in (0, 1), completed.stderr
+        return {(f["line"], f["code"]) for f in json.loads(completed.stdout)}
+
+    assert (12, "XDV101") in codes()
+    cycle = root / "shards" / "cycle_a.py"  # BASE = SPOOL + "/base", in cycle_b
+    cycle.write_text(cycle.read_text().replace('SPOOL = "/var/tmp/spool"', 'SPOOL = "/srv/spool"'))
+    assert (12, "XDV101") not in codes()  # BASE is no temp location any more
+    assert not cache.exists()

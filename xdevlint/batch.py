@@ -97,6 +97,9 @@ def check_files(
         if progress is not None:
             progress(counted[0], counted[1])
 
+    # With the project index on, a result depends on the modules the file imports, which
+    # the cache's key does not cover yet: such a run neither reads nor writes the cache.
+    caching = settings.cache and not _project_index_on()
     unsafe = None if fixing is None else fixing.unsafe
     write = fixing is not None and not fixing.diff
     for index, candidate in enumerate(candidates):
@@ -106,7 +109,7 @@ def check_files(
             continue
         config = config_for(path)
         digest = None
-        if settings.cache:
+        if caching:
             from xdevlint.cache import Cache, default_directory, fixable  # hashlib, json: not for --no-cache
             data = _read(path)
             if isinstance(data, FileResult):
@@ -193,6 +196,12 @@ def run_task(task: _Task) -> Tuple[Union[FileResult, FixResult], Optional[str]]:
         result=replace(fixed.result, findings=portable(fixed.result.findings)),
         before=replace(fixed.before, findings=portable(fixed.before.findings)),
     ), digest
+
+
+def _project_index_on() -> bool:
+    from xdevlint.analysis.project import enabled
+
+    return enabled()
 
 
 def _read(path: str) -> Union[bytes, FileResult]:

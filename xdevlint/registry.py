@@ -52,6 +52,8 @@ def _may_move(scan: Scan, locations: Locations) -> bool:
     if scan.contains_any(locations.scan_tokens()) and scan.has_move_call() and scan.has_location_source(locations):
         return True
     supplied = scan.supplied(locations)  # each of its parts is worked out when asked, so cheapest first
+    if not supplied.possible:
+        return False  # the file alone has said no
     if not supplied.callees & _MOVES and not scan.has_move_call():
         return False
     if scan.contains_any(locations.scan_tokens()) and scan.has_location_source(locations):

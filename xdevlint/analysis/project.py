@@ -45,6 +45,13 @@ from xdevlint.analysis.locations import TEMP, Locations, literal_fragment
 #: target (+15%): ``bench/project_index.py`` measured +170% CPU on the ecosystem corpus
 #: and +9% on the stdlib; with it off, no gate or analysis looks past the file.
 SWITCH = "XDEVLINT_PROJECT_INDEX"
+
+
+def enabled() -> bool:
+    """Whether the index is switched on for this process."""
+    return os.environ.get(SWITCH) == "1"
+
+
 #: Files whose presence marks a project root.
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", ".git")
 #: Directories that hold installed code: the index never looks for modules in them.
@@ -625,7 +632,7 @@ class FileView:
 def view_for(path: str, locations: Locations) -> Optional[FileView]:
     """The index for the file ``path``, or None when it has no project to look in (a file
     that is not on disk, or one installed in site-packages) or the index is switched off."""
-    if not path or os.environ.get(SWITCH) != "1" or not os.path.isfile(path):
+    if not path or not enabled() or not os.path.isfile(path):
         return None
     _sweep()
     search, module, is_package = top_package(path)
@@ -731,6 +738,12 @@ class Supplied:
         self._bare: Optional[str] = None  # the text without its import statements
         self._found: Dict[bool, FrozenSet[str]] = {}
         self._names: Set[str] = set()
+
+    @property
+    def possible(self) -> bool:
+        """Whether the project may supply anything: the index is on and the file imports
+        from a module of its project."""
+        return self._view is not None and bool(self._imports)
 
     @property
     def callees(self) -> FrozenSet[str]:
