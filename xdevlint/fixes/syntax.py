@@ -27,7 +27,9 @@ from xdevlint.model import Import
 
 
 class Region:
-    """Pre-order indices, subtree ends and parents of the nodes under ``root``."""
+    """Pre-order indices, subtree ends and parents of the nodes under ``root`` (layout
+    left out: whitespace, blank lines, commas, parentheses, which no fix asks about, and
+    which in a focused file are most of its nodes)."""
 
     def __init__(self, root: cst.CSTNode) -> None:
         self.root = root
@@ -44,8 +46,7 @@ class Region:
             self.start[node] = len(self.nodes)
             self.nodes.append(node)
             stack.append((node, True))
-            children = node.children
-            for child in reversed(children):
+            for child in reversed(children(node)):
                 self.parent[child] = node
                 stack.append((child, False))
 
@@ -152,9 +153,9 @@ class Names:
                 key = (index, method)
         scopes = self._scopes.get(key)
         if scopes is None:
-            reduced = [_stub(s) if i != key[0] and self._global_free[i] else s for i, s in enumerate(body)]
+            reduced = [_stub(s) if i != key[0] and self._global_free[i] else _bare(s) for i, s in enumerate(body)]
             if len(key) == 2 and isinstance(holder, cst.ClassDef):
-                reduced[index] = _with_only(holder, key[1])
+                reduced[index] = _bare(_with_only(holder, key[1]))
             wrapper = MetadataWrapper(self.module.with_changes(body=reduced), unsafe_skip_copy=True)
             scopes = self._scopes[key] = dict(wrapper.resolve(ScopeProvider))
         return scopes.get(node)
@@ -239,7 +240,14 @@ _PASS = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Pass()])])
 
 
 def _stub(statement: cst.BaseStatement) -> cst.BaseStatement:
-    return statement.with_changes(body=_PASS)
+    return statement.with_changes(body=_PASS, leading_lines=())
+
+
+def _bare(statement: cst.BaseStatement) -> cst.BaseStatement:
+    """``statement`` without the blank lines and comments before it, which scopes do not
+    depend on (a focused file's blanked parts are blank lines: most of its nodes). The
+    statement node itself is new; every node below it is the module's own."""
+    return statement.with_changes(leading_lines=()) if getattr(statement, "leading_lines", ()) else statement
 
 
 def _holds(statement: cst.CSTNode, node: cst.CSTNode) -> bool:
@@ -264,7 +272,7 @@ def _method_holding(cls: cst.ClassDef, node: cst.CSTNode) -> Optional[int]:
 def _with_only(cls: cst.ClassDef, method: int) -> cst.ClassDef:
     """``cls`` with only its ``method``-th statement, and those that say ``global``."""
     assert isinstance(cls.body, cst.IndentedBlock)
-    kept = [s for i, s in enumerate(cls.body.body) if i == method or _says_global(s)]
+    kept = [_bare(s) for i, s in enumerate(cls.body.body) if i == method or _says_global(s)]
     return cls.with_changes(body=cls.body.with_changes(body=kept))
 
 
