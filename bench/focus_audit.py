@@ -69,7 +69,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             if not any(spec.gate(scan, config.locations) for spec in config.specs_for(str(path))):
                 continue
             kept += 1
-            narrowed = focus(text, scan.index, scan.move_nodes()) if scan.index is not None else None
+            narrowed = focus(text, scan.index, scan.move_nodes(config.locations)) if scan.index is not None else None
             dropped = narrowed.dropped if narrowed is not None else 0
             focused += narrowed is not None
             lines[0] += text.count("\n")

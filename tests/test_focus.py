@@ -13,6 +13,7 @@ from typing import List, Optional
 import pytest
 
 from xdevlint import engine
+from xdevlint.analysis.locations import DEFAULT
 from xdevlint.config import Config
 from xdevlint.engine import lint_source
 from xdevlint.stages.focus import Focus, focus
@@ -27,7 +28,7 @@ def focused(source: str, minimum: float = 0.0) -> Optional[Focus]:
     text = textwrap.dedent(source)
     scan = Scan(text)
     assert scan.index is not None
-    return focus(text, scan.index, scan.move_nodes(), minimum)
+    return focus(text, scan.index, scan.move_nodes(DEFAULT), minimum)
 
 
 def kept_lines(source: str) -> List[str]:
@@ -210,7 +211,7 @@ def test_crlf_line_endings_survive_the_blanking() -> None:
     source = "import os\r\n\r\ndef other():\r\n    return 1\r\n\r\ndef move(a):\r\n    os.rename(a, '/var/cache/x')\r\n"
     scan = Scan(source)
     assert scan.index is not None
-    result = focus(source, scan.index, scan.move_nodes(), 0.0)
+    result = focus(source, scan.index, scan.move_nodes(DEFAULT), 0.0)
     assert result is not None
     assert result.text == "import os\r\n\r\n\r\n\r\n\r\ndef move(a):\r\n    os.rename(a, '/var/cache/x')\r\n"
 

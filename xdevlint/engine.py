@@ -147,11 +147,11 @@ def _lint(
     from xdevlint.analyser import analyse  # libcst: only for a file some rule's scan keeps
 
     classes = [rule.rule if isinstance(rule, RuleSpec) else rule for rule in candidates]
-    focused = focus(text, scan.index, scan.move_nodes()) if not edits and scan.index is not None else None
+    parsed: Tuple[Union[bytes, str], str, Optional[ast.AST]] = (source, text, scan.tree)
+    focused = focus(text, scan.index, scan.move_nodes(config.locations)) if not edits and scan.index is not None else None
     if focused is not None:  # a check only: fixes edit the whole file (``stages.focus``)
-        findings, module = analyse(focused.text, focused.text, focused.tree, path, config, classes, refused, edits)
-    else:
-        findings, module = analyse(source, text, scan.tree, path, config, classes, refused, edits)
+        parsed = (focused.text, focused.text, focused.tree)
+    findings, module = analyse(*parsed, path, config, classes, refused, edits)
     if not noqa:
         return tuple(sorted(findings)), module
     if findings and may_noqa and not early:

@@ -250,14 +250,17 @@ def _bare(statement: cst.BaseStatement) -> cst.BaseStatement:
     return statement.with_changes(leading_lines=()) if getattr(statement, "leading_lines", ()) else statement
 
 
-def _holds(statement: cst.CSTNode, node: cst.CSTNode) -> bool:
-    stack: List[cst.CSTNode] = [statement]
+def _below(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """``root`` and every node under it, layout left out (iterative: no recursion limit)."""
+    stack: List[cst.CSTNode] = [root]
     while stack:
         current = stack.pop()
-        if current is node:
-            return True
+        yield current
         stack.extend(children(current))
-    return False
+
+
+def _holds(statement: cst.CSTNode, node: cst.CSTNode) -> bool:
+    return any(current is node for current in _below(statement))
 
 
 def _method_holding(cls: cst.ClassDef, node: cst.CSTNode) -> Optional[int]:
@@ -277,13 +280,7 @@ def _with_only(cls: cst.ClassDef, method: int) -> cst.ClassDef:
 
 
 def _says_global(statement: cst.CSTNode) -> bool:
-    stack = [statement]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, cst.Global):
-            return True
-        stack.extend(children(current))
-    return False
+    return any(isinstance(current, cst.Global) for current in _below(statement))
 
 
 def add_keyword(call: cst.Call, keyword: str, value: cst.BaseExpression) -> cst.Call:

@@ -16,7 +16,7 @@ import warnings
 from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, Iterator, List, Match, Optional, Pattern, Set, Tuple, cast
 
 from xdevlint.analysis import names
-from xdevlint.analysis.locations import DEFAULT, TEMP, Locations
+from xdevlint.analysis.locations import TEMP, Locations
 from xdevlint.stages.scan_lifetime import FACTORY_NAMES, ModuleIndex, temp_may_leak, temp_may_stay
 
 if TYPE_CHECKING:  # the index is imported only when a gate asks what the project supplies
@@ -36,7 +36,6 @@ class Scan:
         self.text = text
         self.path = path
         self._supplied: Optional[Supplied] = None
-        self._locations = DEFAULT  # those the gates asked ``supplied`` with
         self._lowered: Optional[str] = None
         self._tree: Optional[ast.AST] = tree
         self._parsed = tree is not None
@@ -124,14 +123,14 @@ class Scan:
             self._answers["keep"] = answer
         return answer
 
-    def move_nodes(self) -> Set[int]:
+    def move_nodes(self, locations: Locations) -> Set[int]:
         """The ids of every node that may move, copy or link, or name a function that
         does, wherever it stands: what the focus keeps (``stages.focus``)."""
         index = self.index
         if index is None:
             return set()
         found = {id(node) for node in (*_move_calls(index), *_move_like(index, index.nodes))}
-        imported = self.supplied(self._locations).names
+        imported = self.supplied(locations).names
         if imported:  # a move alias, a temp factory or a location from the project
             found.update(id(node) for node in index.nodes if isinstance(node, ast.Name) and node.id in imported)
         return found
@@ -141,7 +140,6 @@ class Scan:
         (``project.supplied_to``): a gate that fails on the file alone asks, since an
         alias of ``os.rename`` or a temp constant may come from there."""
         if self._supplied is None:
-            self._locations = locations
             from xdevlint.analysis.project import NONE_SUPPLIED, supplied_to
 
             self._supplied = supplied_to(self.text, self.path, locations) if self.path else NONE_SUPPLIED
