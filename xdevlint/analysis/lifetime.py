@@ -49,6 +49,7 @@ import libcst as cst
 from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
+from xdevlint.analysis.exports import Exported
 from xdevlint.analysis.locations import TEMP
 from xdevlint.analysis.moves import move_of
 from xdevlint.analysis.provenance import ProvenanceProvider
@@ -466,6 +467,9 @@ class Analysis:
                 index = 1 if callee == "tempfile.mkstemp" else None
                 located = self._in_temp_location(callee, [call])
                 return Made(kind, callee, index, deleting=deleting, named=callee == "tempfile.mktemp", located=located)
+        for exported in sorted(value.exports, key=lambda e: e.qualified):
+            if exported.returns_temp:  # another project module's helper hands one back
+                return Made(exported.returns_temp, exported.qualified)
         if not value.callees and not value.defs:
             made = self.partial_made(call)
             if made is not None:
@@ -1140,7 +1144,12 @@ class Analysis:
     def argument_effect(self, call: cst.Call, temp: Temp) -> Optional[Status]:
         """What a same-module function called with the temp does to it (see ``parameter_effects``)."""
         best: Optional[Status] = None
-        for definition in self.sorted_defs(self.value_of(call.func)):
+        value = self.value_of(call.func)
+        for exported in sorted(value.exports, key=lambda e: e.qualified):
+            effect = self.exported_effect(call, exported, temp)
+            if effect is not None and (best is None or (REMOVED, MOVED).index(effect) < (REMOVED, MOVED).index(best)):
+                best = effect
+        for definition in self.sorted_defs(value):
             if isinstance(definition, cst.ClassDef):
                 definition = self.initializer(definition)  # type: ignore[assignment]
             if not isinstance(definition, cst.FunctionDef):
@@ -1166,6 +1175,25 @@ class Analysis:
                 if effect in (REMOVED, MOVED) and self.refers(arg.value, temp) or effect is HANDED and self.carries(arg.value, temp):
                     if best is None or (REMOVED, MOVED, HANDED).index(effect) < (REMOVED, MOVED, HANDED).index(best):
                         best = effect
+        return best
+
+    def exported_effect(self, call: cst.Call, exported: Exported, temp: Temp) -> Optional[Status]:
+        """What another project module's function does to the temp passed to it."""
+        best: Optional[Status] = None
+        position = 0
+        for arg in call.args:
+            if arg.star:
+                break
+            keyword = arg.keyword.value if arg.keyword is not None else None
+            param = exported.argument_for(None if keyword else position, keyword)
+            if keyword is None:
+                position += 1
+            if param is None or not self.refers(arg.value, temp):
+                continue
+            if param in exported.removes:
+                return REMOVED
+            if param in exported.moves_away:
+                best = MOVED
         return best
 
     def initializer(self, cls: cst.ClassDef) -> Optional[cst.FunctionDef]:

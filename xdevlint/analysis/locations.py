@@ -51,6 +51,9 @@ DEFAULT_LOCATIONS: Tuple[Location, ...] = (
             "platformdirs.user_cache_dir",
             "platformdirs.user_cache_path",
             "appdirs.user_cache_dir",
+            "huggingface_hub.cached_assets_path",
+            "torch.hub.get_dir",
+            "xdg_base_dirs.xdg_cache_home",
         ),
     ),
 )
@@ -96,6 +99,13 @@ class Locations:
 
     def for_env(self, variable: str) -> FrozenSet[str]:
         return frozenset(loc.name for loc in self.locations if variable in loc.env)
+
+    def for_library(self, qualified_name: str) -> FrozenSet[str]:
+        """A well-known library constant's location (``names.LIBRARY_LOCATIONS``), when configured."""
+        location = names.LIBRARY_LOCATIONS.get(qualified_name)
+        if location is None or all(loc.name != location for loc in self.locations):
+            return frozenset()
+        return frozenset({location})
 
     def for_call(self, qualified_name: str) -> FrozenSet[str]:
         return frozenset(loc.name for loc in self.locations if qualified_name in loc.calls)

@@ -39,7 +39,9 @@ class MoveEffect:
     ``source`` and ``destination`` are as seen at the call (the caller's values put in
     for the callee's parameters). ``guarded``: a handler around it falls back to a copy
     when the rename fails. ``deferred``: it depends on the parameters of a function that
-    is called in the module, and is judged at those calls, with their values."""
+    is called in the module, and is judged at those calls, with their values.
+    ``origin``: for a rename in another project module's function (``via`` names it),
+    where that rename is written (``pkg/io.py:41``)."""
 
     move: Move
     source: Value
@@ -47,10 +49,11 @@ class MoveEffect:
     via: Tuple[str, ...] = ()
     guarded: bool = False
     deferred: bool = False
+    origin: str = ""
 
     @property
-    def key(self) -> Tuple[cst.Call, Tuple[str, ...]]:
-        return self.move.call, self.via
+    def key(self) -> Tuple[cst.Call, Tuple[str, ...], str]:
+        return self.move.call, self.via, self.origin
 
     def merged(self, other: "MoveEffect") -> "MoveEffect":
         """The same move seen on another pass (a loop's second round): values unite."""

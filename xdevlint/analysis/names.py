@@ -24,6 +24,25 @@ TEMP_DIR_CALLS: FrozenSet[str] = frozenset({"tempfile.gettempdir", "tempfile.get
 #: Module attributes holding a temp-location directory.
 TEMP_DIR_ATTRIBUTES: FrozenSet[str] = frozenset({"tempfile.tempdir"})
 
+#: Well-known libraries' constants that hold a directory of a built-in location: the
+#: project index never reads installed code, so what they are is written down here.
+LIBRARY_LOCATIONS: Dict[str, str] = {
+    **{
+        f"huggingface_hub.constants.{name}": "cache"
+        for name in (
+            "HF_HOME", "default_cache_path", "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_ASSETS_CACHE",
+            "HUGGINGFACE_ASSETS_CACHE", "HF_XET_CACHE",
+        )
+    },
+    **{f"datasets.config.{name}": "cache" for name in ("HF_CACHE_HOME", "HF_DATASETS_CACHE", "HF_MODULES_CACHE", "XDG_CACHE_HOME")},
+    **{
+        f"{module}.{name}": "cache"
+        for module in ("transformers", "transformers.utils", "transformers.utils.hub", "transformers.file_utils")
+        for name in ("TRANSFORMERS_CACHE", "PYTORCH_TRANSFORMERS_CACHE", "HF_MODULES_CACHE")
+    },
+    **{f"{module}.HF_MODULES_CACHE": "cache" for module in ("diffusers.utils", "diffusers.utils.constants")},
+}
+
 _PATH_MODULES = ("os.path", "posixpath", "ntpath")
 
 #: ``f(p)`` keeps ``p``'s location.

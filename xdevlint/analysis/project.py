@@ -35,10 +35,11 @@ import os
 import sys
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Pattern, Sequence, Set, Tuple, Union
 
 from xdevlint.analysis import names
+from xdevlint.analysis.exports import Context, Exported, summarise
 from xdevlint.analysis.locations import TEMP, Locations, literal_fragment
 
 #: ``XDEVLINT_PROJECT_INDEX=1`` turns the index on. Off by default until it meets its cost
@@ -63,15 +64,17 @@ _DEPTH = 20
 
 @dataclass(frozen=True)
 class Resolved:
-    """What a project name is: an alias of library objects (``callees``), or a path
-    constant (``locations``, ``literal``, ``path``: built with pathlib). ``origin`` is
-    where it is bound: the module's path and the line."""
+    """What a project name is: an alias of library objects (``callees``), a path
+    constant (``locations``, ``literal``, ``path``: built with pathlib), or a function
+    that moves, makes, returns or removes paths (``function``, see ``exports``).
+    ``origin`` is where it is bound: the module's path and the line."""
 
     callees: FrozenSet[str] = frozenset()
     locations: FrozenSet[str] = frozenset()
     literal: Optional[str] = None
     path: bool = False
     origin: Tuple[str, int] = ("", 0)
+    function: Optional[Exported] = None
 
     def __or__(self, other: "Resolved") -> "Resolved":
         return Resolved(
@@ -80,6 +83,7 @@ class Resolved:
             self.literal if self.literal == other.literal else None,
             self.path or other.path,
             self.origin,
+            self.function or other.function,
         )
 
 
@@ -107,6 +111,8 @@ class Summary:
     bindings: Dict[str, List[_Binding]]
     stars: List[str]
     exported: Optional[Tuple[str, ...]]  # ``__all__``, when a literal list or tuple
+    #: Top-level functions, summarised for other modules when first asked (``exports``).
+    functions: Dict[str, ast.FunctionDef] = field(default_factory=dict)
 
 
 def _summarise(path: str, module: str, is_package: bool) -> Optional[Summary]:
@@ -153,6 +159,8 @@ def _collect(statements: Iterable[ast.stmt], summary: Summary, package: str) -> 
                     bindings.setdefault(alias.asname or alias.name, []).append((node.lineno, f"{source}.{alias.name}"))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bindings.setdefault(node.name, []).append((node.lineno, None))
+            if isinstance(node, ast.FunctionDef):
+                summary.functions[node.name] = node
         elif isinstance(node, ast.If):
             _collect(node.body, summary, package)
             _collect(node.orelse, summary, package)
@@ -303,8 +311,8 @@ class Project:
 
     def resolve(self, qualified: str, depth: int = 0) -> Optional[Resolved]:
         """What the project name ``qualified`` (``pkg.mod.NAME``) is, when it is an alias
-        of library objects or a path constant; None otherwise (a function, a class, a
-        module, a name outside the project, or nothing known)."""
+        of library objects, a path constant or a function its callers need to know of;
+        None otherwise (a class, a module, a name outside the project, or nothing known)."""
         if depth or qualified.split(".", 1)[0] in _STDLIB:
             return self._resolve(qualified, depth)
         key = (self.roots, self.locations, qualified)
@@ -372,7 +380,13 @@ class Project:
         result: Optional[Resolved] = None
         for line, value in bound:
             if value is None:
-                continue  # a def or class: the analysis knows it by name
+                function = summary.functions.get(name)
+                if function is not None and function.lineno == line:
+                    exported = self.exported(summary, function, depth)
+                    if exported is not None:
+                        found = Resolved(origin=(summary.path, line), function=exported)
+                        result = found if result is None else result | found
+                continue  # a class, or a function that does nothing its callers need
             if isinstance(value, str):
                 found = self._imported(value, depth)
             else:
@@ -381,6 +395,32 @@ class Project:
                 found = Resolved(found.callees, found.locations, found.literal, found.path, (summary.path, line))
                 result = found if result is None else result | found
         return result
+
+    def exported(self, summary: Summary, node: ast.FunctionDef, depth: int) -> Optional[Exported]:
+        """The summary of ``summary``'s function ``node``, or None when it does nothing
+        its callers need. Functions it calls resolve as names do (a cycle to nothing)."""
+        evaluator = _Evaluator(self, summary, depth)
+
+        own = f"{summary.module}.{node.name}"
+
+        def function(qualified: str) -> Optional[Exported]:
+            if qualified == own or qualified.split(".", 1)[0] in _STDLIB:
+                return None  # recursion adds nothing to what the body does
+            module, _, name = qualified.rpartition(".")
+            found = self.binding(summary, name, depth + 1) if module == summary.module else self._imported(qualified, depth + 1)
+            return found.function if found is not None else None
+
+        context = Context(evaluator.qualified_anywhere, lambda node: evaluator.ev(node).locations, function)
+        where = f"{self.relative(summary.path)}:{node.lineno}"
+        exported = summarise(node, own, where, context)
+        return None if exported.empty else exported
+
+    def relative(self, path: str) -> str:
+        """``path`` as messages show it: below the first search root holding it."""
+        for root in self.roots:
+            if path.startswith(root.rstrip(os.sep) + os.sep):
+                return os.path.relpath(path, root)
+        return path
 
     def _star(self, module: str, name: str, depth: int) -> Optional[Resolved]:
         if name.startswith("_"):
@@ -402,9 +442,17 @@ class Project:
         module = qualified.rpartition(".")[0]
         if module and self.is_module(module):
             return self.resolve(qualified, depth + 1)
-        if qualified in names.TEMP_DIR_ATTRIBUTES:
-            return Resolved(locations=frozenset({TEMP}))
-        return Resolved(callees=frozenset({qualified}))
+        return _library(qualified, self.locations)
+
+
+def _library(qualified: str, locations: Locations) -> Resolved:
+    """A library object by its name: the temp directory and well-known constants are locations."""
+    if qualified in names.TEMP_DIR_ATTRIBUTES:
+        return Resolved(locations=frozenset({TEMP}))
+    located = locations.for_library(qualified)
+    if located:
+        return Resolved(locations=located)
+    return Resolved(callees=frozenset({qualified}))
 
 
 #: Where each module is, by (search roots, module name).
@@ -471,6 +519,13 @@ class _Evaluator:
             return None
         return ".".join([bound[0][1], *reversed(parts)])
 
+    def qualified_anywhere(self, node: ast.expr) -> Optional[str]:
+        """``qualified``, and for a name the module binds with ``def``, its own absolute name."""
+        found = self.qualified(node)
+        if found is None and isinstance(node, ast.Name) and node.id in self.summary.functions:
+            return f"{self.summary.module}.{node.id}"
+        return found
+
     def ev(self, node: ast.expr) -> Resolved:
         if self.depth > _DEPTH:
             self.project.truncated = True
@@ -521,14 +576,12 @@ class _Evaluator:
         return Resolved(locations=self.locations.for_identifier(node.attr))
 
     def library_or_project(self, qualified: str) -> Resolved:
-        if qualified in names.TEMP_DIR_ATTRIBUTES:
-            return Resolved(locations=frozenset({TEMP}))
         module = qualified.rpartition(".")[0]
         if self.project.is_module(qualified):
             return _NOTHING
         if module and self.project.is_module(module):
             return self.project.resolve(qualified, self.depth + 1) or _NOTHING
-        return Resolved(callees=frozenset({qualified}))
+        return _library(qualified, self.locations)
 
     def call(self, node: ast.Call) -> Resolved:
         func = node.func
@@ -541,7 +594,10 @@ class _Evaluator:
             if func.attr in names.PATH_DERIVING_METHODS or func.attr in ("as_posix", "__fspath__"):
                 return Resolved(locations=receiver.locations, path=receiver.path)
             return Resolved(locations=self.locations.for_call_name(func.attr))
-        callee = self.ev(func).callees
+        called = self.ev(func)
+        callee = called.callees
+        if called.function is not None and called.function.returns_locations:
+            return Resolved(locations=called.function.returns_locations)  # ``CACHE = cache_dir()``
         if not callee:
             name = func.id if isinstance(func, ast.Name) else None
             return Resolved(locations=self.locations.for_call_name(name)) if name else _NOTHING
@@ -769,7 +825,11 @@ class Supplied:
             project = view.project
             for module, name, local in self._imports:
                 for bound, resolved in self._bound(view, module, name, local, callees):
-                    hit = resolved.callees & _SCANNED_CALLEES if callees else resolved.locations
+                    function = resolved.function
+                    if callees:
+                        hit = (resolved.callees | (function.scanned if function else frozenset())) & _SCANNED_CALLEES
+                    else:
+                        hit = resolved.locations | (function.locations if function else frozenset())
                     if hit:
                         found |= hit
                         self._names.add(bound)
@@ -840,14 +900,17 @@ class _Text:
     attribute) read off a module it imports)."""
 
     __slots__ = (
-        "module", "stamp", "source", "callees", "locations", "assigned", "starts", "statements", "imported", "aliases",
+        "module", "stamp", "source", "defs", "helpers", "callees", "locations", "assigned", "starts", "statements", "imported", "aliases",
         "temp_aliases", "starred", "named", "stars", "modules", "_reads",
     )
 
-    def __init__(self, module: str, stamp: _Stamp, source: str, package: str, project: Project) -> None:
+    def __init__(self, module: str, stamp: _Stamp, source: str, defs: Dict[str, str], package: str, project: Project) -> None:
         self.module = module
         self.stamp = stamp
         self.source = source
+        self.defs = defs
+        #: Functions whose text names a scanned function: they may rename, or return a temp.
+        self.helpers = frozenset(name for name, body in defs.items() if _CALLEE_WORD.search(body))
         self.locations: Dict[Locations, bool] = {}
         self.statements: Dict[str, List[str]] = {}
         self.starts: Dict[str, List[int]] = {}  # where each statement that may assign a name starts
@@ -903,21 +966,26 @@ class _Text:
 
         An assigned name's value is spelt in its statement: it may be an alias or a
         location there, or come from the names the statement spells (imported, assigned
-        in this module, or from a star import). An imported name comes from its import;
-        any other (a ``def``, a ``class``, or none) only from a star import."""
+        in this module, or from a star import). A function's may come from its text: a
+        scanned function it names (it may rename, or return a temp), a location, or the
+        names it spells (a helper it calls). An imported name comes from its import; any
+        other (a ``class``, or none) only from a star import."""
         location = kind if isinstance(kind, Locations) else None
         if name is None:
             named = [edge for pairs in self.named.values() for edge in pairs]
             reads = [edge for local in self.modules for edge in self.reads(local)]
             stars: List[Tuple[str, Optional[str]]] = [(star, None) for star in self.stars]
-            spelled = self.callees if location is None else self.locations.get(location)
+            spelled = self.callees or bool(self.helpers) if location is None else self.locations.get(location)
             return bool(spelled), [*named, *stars, *reads]
         edges: List[Tuple[str, Optional[str]]] = [(star, name) for star in self.stars]
         if name in self.imported:
             edges.extend(self.named.get(name, ()))
         # Imported from a library: ``from os import replace as swap``; ``from os import *``.
         hit = name in (self.aliases if location is None else self.temp_aliases) or location is None and name in self.starred
-        for statement in self.statements_of(name):
+        body = self.defs.get(name)
+        if body is not None:
+            hit = hit or (name in self.helpers if location is None else _spells_location(body.lower(), location))
+        for statement in (*self.statements_of(name), *((body,) if body is not None else ())):
             if location is None:
                 hit = hit or _ALIAS_READ.search(statement) is not None
             else:
@@ -989,15 +1057,16 @@ def _text(project: Project, module: str) -> Optional[Tuple[str, _Stamp, _Text]]:
         _GENERATION[0] += 1  # a changed module: what was answered from its old text is void
         known = None
     if known is None:
-        source = _module_text(path)
-        if source is None:
+        texts = _module_text(path)
+        if texts is None:
             return None
         package = module if found[1] else module.rpartition(".")[0]
-        known = _TEXTS[path] = _Text(module, stamp, source, package, project)
+        known = _TEXTS[path] = _Text(module, stamp, texts[0], texts[1], package, project)
     kind = project.locations
     if kind not in known.locations:
-        source = _module_text(path)
-        known.locations[kind] = source is None or _spells_location(source.lower(), kind)
+        known.locations[kind] = _spells_location(known.source.lower(), kind) or any(
+            _spells_location(body.lower(), kind) for body in known.defs.values()
+        )
     project.read.add((path, stamp))
     return path, stamp, known
 
@@ -1022,7 +1091,7 @@ def _names_of(project: Project, module: str) -> FrozenSet[str]:
         facts = _text(project, current)
         if facts is None:
             continue
-        found |= facts[2].assigned | facts[2].imported | facts[2].starred
+        found |= facts[2].assigned | facts[2].imported | facts[2].starred | facts[2].defs.keys()
         pending.extend(facts[2].stars)
     names_found = frozenset(found)
     if generation == _GENERATION[0]:
@@ -1102,9 +1171,10 @@ _SWEPT = [0.0]
 _GENERATION = [0]
 
 
-def _module_text(path: str) -> Optional[str]:
+def _module_text(path: str) -> Optional[Tuple[str, Dict[str, str]]]:
     """The text of module ``path`` that can bind its module-level names: all of it but the
-    bodies of its top-level functions and classes (and their decorators). A body runs
+    bodies of its top-level functions and classes (and their decorators); and the text of
+    each top-level function, by name (what it may do for callers, ``exports``). A body runs
     from a line starting (at column 0) with ``def``, ``async def``, ``class`` or ``@`` to
     the next line that starts at column 0 with anything but a closing bracket or a
     comment; a line of a multi-line string at column 0 ends one early, which keeps more."""
@@ -1114,20 +1184,32 @@ def _module_text(path: str) -> Optional[str]:
     except OSError:
         return None
     kept: List[str] = []
+    defs: Dict[str, str] = {}
     start = 0
     skipping = False
     for match in _TOP_LINE.finditer(source):
         if not skipping:
             kept.append(source[start:match.start()])
+        elif source.startswith(("def", "async"), start):
+            _add_def(defs, source[start:match.start()])
         start = match.start()
         skipping = match.group(1) is not None
     if not skipping:
         kept.append(source[start:])
-    return "".join(kept)
+    elif source.startswith(("def", "async"), start):
+        _add_def(defs, source[start:])
+    return "".join(kept), defs
+
+
+def _add_def(defs: Dict[str, str], text: str) -> None:
+    named = _DEF_NAME.match(text)
+    if named is not None:
+        defs[named.group(1)] = defs.get(named.group(1), "") + text
 
 
 #: A line that starts a top-level statement; group 1: one that starts a function or class.
 _TOP_LINE = re.compile(r"^(?:((?:async[ \t]+)?def\b|class\b|@)|[^\s#)\]}])", re.M)
+_DEF_NAME = re.compile(r"(?:async[ \t]+)?def[ \t]+(\w+)")
 
 
 _LOCATION_TOKENS: Dict[Locations, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {}

@@ -30,7 +30,8 @@ from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import DEFAULT, TEMP, Locations
-from xdevlint.analysis.moves import FunctionSummary, MoveEffect, instantiate, move_of, verdict
+from xdevlint.analysis.exports import Exported, Side
+from xdevlint.analysis.moves import FunctionSummary, Move, MoveEffect, instantiate, move_of, verdict
 from xdevlint.analysis.project import FileView, Resolved, absolute_module
 from xdevlint.analysis.tree import children
 from xdevlint.analysis.values import (
@@ -39,7 +40,7 @@ from xdevlint.analysis.values import (
 
 _FunctionNode = Union[cst.FunctionDef, cst.Lambda]
 #: One move as seen at one call: the call, and the move's key there (``MoveEffect.key``).
-_Node = Tuple[cst.Call, Tuple[cst.Call, Tuple[str, ...]]]
+_Node = Tuple[cst.Call, Tuple[cst.Call, Tuple[str, ...], str]]
 _N = TypeVar("_N", bound=cst.CSTNode)
 _OBJECT_KINDS = frozenset({FILE, TEMPDIR})
 _BUILTINS = frozenset(dir(builtins))
@@ -182,7 +183,7 @@ class ProvenanceProvider(BaseMetadataProvider[Value]):
             placed = interpreter.placed()
             for call, effects in interpreter.effects.items():
                 values[call] = values[call].evolve(moves=tuple(
-                    replace(interpreter.guard(call, effect), deferred=(call, key) not in placed)
+                    replace(interpreter.guard(call, effect), deferred=(call, key) not in placed or (call, key) in interpreter.told_there)
                     for key, effect in effects.items()
                 ))
         for node, value in values.items():
@@ -214,7 +215,9 @@ class _Interpreter:
         #: Functions and classes in the order they are defined: sets of them are walked in it.
         self.order: Dict[cst.CSTNode, int] = {}
         #: The moves each call makes, by (move call, via).
-        self.effects: Dict[cst.Call, Dict[Tuple[cst.Call, Tuple[str, ...]], MoveEffect]] = {}
+        self.effects: Dict[cst.Call, Dict[Tuple[cst.Call, Tuple[str, ...], str], MoveEffect]] = {}
+        #: Renames in other modules' functions that their own module reports as they are.
+        self.told_there: Set[_Node] = set()
         #: Calls in a ``try`` whose handler falls back to a copy when they fail.
         self.guarded: Set[cst.Call] = set()
         #: For each ``try`` body being walked, the calls in it that make moves.
@@ -353,9 +356,12 @@ class _Interpreter:
                 for caller in callers:
                     place(caller)
 
+        # Each move where it is written: a call's own, or a rename in another module's
+        # function; those seen again through a same-module function follow their callers.
+        derived = {node for callers in self.callers.values() for node in callers}
         for call, effects in self.effects.items():
-            for key, effect in effects.items():
-                if not effect.via:
+            for key in effects:
+                if (call, key) not in derived:
                     place((call, key))
         return placed
 
@@ -396,6 +402,7 @@ class _Interpreter:
                 instantiate(effect.destination, bindings),
                 via=(summary.name, *effect.via),
                 guarded=effect.guarded,
+                origin=effect.origin,
             )
             self.add_effect(call, made)
             self.callers.setdefault(origin, {})[(call, made.key)] = None
@@ -541,6 +548,13 @@ class _Interpreter:
             resolved = self.project.resolve(qualified)
             if resolved is not None:
                 return _project_value(resolved)
+        return self.library_object(qualified)
+
+    def library_object(self, qualified: str) -> Value:
+        """A library's object by its name; a well-known constant is a directory of its location."""
+        located = self.locations.for_library(qualified)
+        if located:
+            return Value(locations=located, kinds=STR_KIND, idents=frozenset({qualified}))
         return Value(callees=frozenset({qualified}))
 
     def if_statement(self, node: cst.If, env: Env) -> None:
@@ -740,6 +754,8 @@ class _Interpreter:
             value = Value(callees=callees)
             if callees & names.TEMP_DIR_ATTRIBUTES:
                 value = Value(locations=frozenset({TEMP}), kinds=STR_KIND, idents=callees & names.TEMP_DIR_ATTRIBUTES)
+            elif len(callees) == 1 and names.LIBRARY_LOCATIONS.keys() & callees:
+                value = self.library_object(next(iter(callees)))
             elif self.project is not None and len(callees) == 1:
                 # ``paths.CACHE_ROOT`` after ``from pkg import paths``: a project module's name.
                 resolved = self.project.resolve(next(iter(callees)))
@@ -945,6 +961,8 @@ class _Interpreter:
         result = EMPTY
         for callee in sorted(function.callees):
             result = result | self.library_call(node, callee, arguments)
+        for exported in sorted(function.exports, key=lambda e: e.qualified):
+            result = result | self.exported_call(node, exported, arguments)
         receiver = self.values.get(node.func.value, EMPTY) if isinstance(node.func, cst.Attribute) else None
         for definition in self.ordered(function.defs):
             if isinstance(definition, cst.ClassDef):
@@ -965,6 +983,57 @@ class _Interpreter:
 
     def value_of(self, node: cst.CSTNode) -> Value:
         return self.values.get(node, EMPTY)
+
+    def exported_call(self, call: cst.Call, exported: Exported, arguments: "_Arguments") -> Value:
+        """A call of another project module's function: its summary with this call's
+        values, as ``called`` applies a same-module one. Its renames become this call's
+        moves, named for the function and where the rename is."""
+        bound: Dict[str, Tuple[Value, cst.BaseExpression]] = {}
+        position = 0
+        for arg in call.args:
+            if arg.star:
+                break
+            keyword = arg.keyword.value if arg.keyword is not None else None
+            param = exported.argument_for(None if keyword else position, keyword)
+            if keyword is None:
+                position += 1
+            if param is not None:
+                bound[param] = (self.value_of(arg.value), arg.value)
+
+        def side(end: Side) -> Tuple[Value, cst.BaseExpression]:
+            if end.param is None:
+                return Value(locations=end.locations, kinds=STR_KIND), call
+            value, node = bound.get(end.param, (EMPTY, call))
+            if end.derived:
+                value = value.derived(value.kinds or STR_KIND, Relation.BELOW).with_locations(end.locations)
+            return value, node
+
+        def alone(end: Side) -> Value:
+            """The end as the function's own module sees it: a parameter by its name."""
+            guess = self.locations.for_identifier(end.param) if end.param is not None else frozenset()
+            return Value(locations=end.locations | guess)
+
+        for move in exported.moves:
+            (source, source_node), (destination, destination_node) = side(move.source), side(move.destination)
+            effect = MoveEffect(
+                Move(call, move.function, source_node, destination_node, method=False),
+                source, destination, via=(exported.name,), origin=f"{exported.where.rpartition(':')[0]}:{move.line}",
+            )
+            self.add_effect(call, effect)
+            here, there = verdict(source, destination), verdict(alone(move.source), alone(move.destination))
+            if here is not None and there is not None and here.code == there.code:
+                self.told_there.add((call, effect.key))  # the function's module reports it, for every caller
+        if exported.removes and self.function_stack:
+            for param in exported.removes:
+                if param in bound:
+                    self.note_removal(bound[param][0])
+        if exported.returns_temp:
+            return Value(locations=frozenset({TEMP}), kinds=STR_KIND, idents=frozenset({Fresh(call)}))
+        if exported.returns_param is not None and exported.returns_param in bound:
+            return bound[exported.returns_param][0]
+        if exported.returns_locations:
+            return Value(locations=exported.returns_locations, kinds=STR_KIND)
+        return EMPTY
 
     def effects_of(self, node: cst.Call, function: Value, receiver: Optional[Value]) -> None:
         """Note what ``node`` does to paths itself: a move, or a removal of a parameter."""
@@ -1100,6 +1169,8 @@ def _project_value(resolved: Resolved) -> Value:
     """The value of a name another module of the project binds: the library objects it
     is an alias of, or the path it holds, the same path wherever it is imported
     (named for where it is bound)."""
+    if resolved.function is not None:
+        return Value(callees=frozenset({resolved.function.qualified}), exports=frozenset({resolved.function}))
     if resolved.locations or resolved.literal is not None:
         kinds = PATH_KIND if resolved.path else STR_KIND
         idents: FrozenSet[Token] = frozenset()

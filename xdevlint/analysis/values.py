@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, FrozenSet, Hashable, Optional, Tuple
 import libcst as cst
 
 if TYPE_CHECKING:
+    from xdevlint.analysis.exports import Exported
     from xdevlint.analysis.moves import MoveEffect
 
 #: Kinds of value the analysis tells apart.
@@ -122,6 +123,7 @@ class Value:
     unions over paths, like ``locations``. ``idents`` and ``within`` hold on every
     path: the path is each of ``idents``, and lies at or below each of ``within``.
     ``moves``: on a call, the moves it makes, its own or in a same-module callee.
+    ``exports``: the functions of other project modules it may be (``exports.Exported``).
     """
 
     locations: FrozenSet[str] = frozenset()
@@ -136,6 +138,7 @@ class Value:
     idents: FrozenSet[Token] = frozenset()
     within: FrozenSet[Token] = frozenset()
     moves: Tuple["MoveEffect", ...] = ()
+    exports: FrozenSet["Exported"] = frozenset()
 
     def __or__(self, other: "Value") -> "Value":
         if other is EMPTY or other == self:
@@ -155,6 +158,7 @@ class Value:
             idents=self.idents & other.idents,
             within=self.within & other.within,
             moves=self.moves + tuple(m for m in other.moves if m not in self.moves),
+            exports=self.exports | other.exports,
         )
 
     @property
@@ -163,8 +167,8 @@ class Value:
 
     @property
     def is_object(self) -> bool:
-        """A library object, a same-module function or class, or an instance of one."""
-        return bool(self.callees or self.defs or self.instances)
+        """A library object, a function or class of the project, or an instance of one."""
+        return bool(self.callees or self.defs or self.instances or self.exports)
 
     def derived(self, kinds: FrozenSet[str], relation: Relation, literal: Optional[str] = None) -> "Value":
         """A path made from this one: in the same locations, and where ``relation`` puts it."""

@@ -88,6 +88,8 @@ def _mover(effect: MoveEffect) -> str:
     if not effect.via:
         return f"`{effect.move.function}`"
     where = f" (in `{effect.via[-1]}`)" if len(effect.via) > 1 else ""
+    if effect.origin:  # a rename in another module of the project
+        where = f" (in `{effect.via[-1]}` at `{effect.origin}`)" if len(effect.via) > 1 else f" (at `{effect.origin}`)"
     return f"`{effect.via[0]}()` calls `{effect.move.function}`{where}, which"
 
 

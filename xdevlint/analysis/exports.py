@@ -1,0 +1,413 @@
+"""What a project function does for its callers in other modules, from its ``ast``.
+
+Real code keeps its move, temp and cleanup helpers in other modules: a ``utils.download()``
+that returns a staged temp, a ``publish(src, dst)`` that renames, an ``rm_rf(path)``. The
+project index summarises a top-level function the first time another module's name for
+it is asked for (``Project.function``), in one cheap pass over its body: the stdlib
+``ast``, flow-insensitive (what a name may hold anywhere in the body), as the index is.
+
+A summary (``Exported``) says what callers need and no more, in terms of the function's
+parameters: the temp it returns (every ``return`` hands one back), the locations it
+returns, the parameter it returns as it is, the renames whose source or destination is a
+parameter (with the other side's locations when it is fixed), the parameters it moves
+away or removes. Calls of other project functions count by their own summaries, so
+chains of helpers resolve (``rm_rf`` calling ``_force_remove``); a cycle summarises to
+what is known so far. The analysis then applies it at each call as it would a summary
+of the same module's function.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, replace
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Tuple
+
+from xdevlint.analysis import names
+from xdevlint.analysis.locations import TEMP
+
+#: What a temp is held as, as the lifetime analysis names it.
+FILE, DIRECTORY = "file", "directory"
+#: Factories whose call, without ``dir=``, makes a temp in the temp location.
+_MADE = {"tempfile.mkdtemp": DIRECTORY, "tempfile.mktemp": FILE}
+_OBJECT = "tempfile.NamedTemporaryFile"
+_CONSUMING_ONLY = names.CONSUMING_MOVES - set(names.MOVE_FUNCTIONS) - set(names.UNBOUND_MOVE_METHODS)
+_IN_TEMP: FrozenSet[str] = frozenset({TEMP})
+
+
+@dataclass(frozen=True)
+class Side:
+    """One end of a move, or what an expression in the body is: the parameter it is
+    (``derived``: a path made from it, in its location, not itself), the temp it is, or
+    the locations a module constant gives it."""
+
+    param: Optional[str] = None
+    derived: bool = False
+    temp: Optional[str] = None  # FILE or DIRECTORY: a fresh temp the function made
+    holder: bool = False  # a ``NamedTemporaryFile(delete=False)`` object: ``.name`` is a temp file
+    locations: FrozenSet[str] = frozenset()
+    path: bool = False  # a pathlib path: ``.rename`` on it moves a file
+
+    def __or__(self, other: "Side") -> "Side":
+        return Side(
+            self.param if self.param == other.param else None,
+            self.derived or other.derived,
+            self.temp if self.temp == other.temp else None,
+            self.holder and other.holder,
+            self.locations | other.locations,
+            self.path and other.path,
+        )
+
+
+_UNKNOWN = Side()
+
+
+@dataclass(frozen=True)
+class ExportedMove:
+    """A rename in the function (``function``: ``os.replace``) with a parameter at one end."""
+
+    function: str
+    source: Side
+    destination: Side
+    line: int
+
+
+@dataclass(frozen=True)
+class Exported:
+    """A project function as its callers see it; ``where`` is ``pkg/mod.py:LINE`` of its ``def``."""
+
+    qualified: str
+    where: str
+    positional: Tuple[str, ...]
+    keyword_only: Tuple[str, ...]
+    returns_temp: Optional[str] = None
+    returns_locations: FrozenSet[str] = frozenset()
+    returns_param: Optional[str] = None
+    moves: Tuple[ExportedMove, ...] = ()
+    moves_away: FrozenSet[str] = frozenset()  # parameters a consuming move takes away (``shutil.move``)
+    removes: FrozenSet[str] = frozenset()
+
+    @property
+    def name(self) -> str:
+        return self.qualified.rpartition(".")[2]
+
+    @property
+    def empty(self) -> bool:
+        """Nothing a caller needs: the index treats the function as unknown."""
+        return not (
+            self.returns_temp or self.returns_locations or self.returns_param or self.moves or self.moves_away or self.removes
+        )
+
+    @property
+    def scanned(self) -> FrozenSet[str]:
+        """The library functions a call of it stands for, to the scan's gates."""
+        found = {m.function for m in self.moves}
+        if self.returns_temp:
+            found.add("tempfile.mkdtemp" if self.returns_temp == DIRECTORY else "tempfile.mkstemp")
+        return frozenset(found)
+
+    @property
+    def locations(self) -> FrozenSet[str]:
+        """The locations a call of it may bring (its result, the fixed ends of its renames)."""
+        found = set(self.returns_locations)
+        for move in self.moves:
+            found |= move.source.locations | move.destination.locations
+        return frozenset(found)
+
+    def argument_for(self, position: Optional[int], keyword: Optional[str]) -> Optional[str]:
+        """The parameter an argument at ``position`` (or with ``keyword``) binds."""
+        if keyword is not None:
+            return keyword if keyword in self.positional or keyword in self.keyword_only else None
+        return self.positional[position] if position is not None and position < len(self.positional) else None
+
+
+class Context:
+    """What summarising needs from the index: the absolute name a dotted expression of
+    the module names, the locations a module-level expression has, and the summary of
+    another project function (by absolute name)."""
+
+    def __init__(
+        self,
+        qualified: Callable[[ast.expr], Optional[str]],
+        locations: Callable[[ast.expr], FrozenSet[str]],
+        function: Callable[[str], Optional[Exported]],
+    ) -> None:
+        self.qualified = qualified
+        self.locations = locations
+        self.function = function
+
+
+def summarise(node: ast.FunctionDef, qualified: str, where: str, context: Context) -> Exported:
+    """The summary of the top-level function ``node``."""
+    args = node.args
+    positional = tuple(a.arg for a in (*args.posonlyargs, *args.args))
+    keyword_only = tuple(a.arg for a in args.kwonlyargs)
+    paths = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation is not None and "Path" in ast.dump(a.annotation)}
+    body = _Body(set(positional) | set(keyword_only), paths, context)
+    for _ in range(2):  # a name used before the statement that binds it, in a loop
+        for statement in node.body:
+            body.statement(statement)
+    returned = [body.ev(r.value) if r.value is not None else _UNKNOWN for r in _returns(node)]
+    temps = {s.temp for s in returned}
+    returns_temp = temps.pop() if returned and len(temps) == 1 and None not in temps else None
+    params = {s.param for s in returned}
+    returns_param = params.pop() if returned and len(params) == 1 and not any(s.derived for s in returned) else None
+    return Exported(
+        qualified,
+        where,
+        positional,
+        keyword_only,
+        returns_temp=returns_temp,
+        returns_locations=frozenset().union(*(s.locations for s in returned)) if returned else frozenset(),
+        returns_param=returns_param,
+        moves=tuple(body.moves),
+        moves_away=frozenset(body.moved),
+        removes=frozenset(body.removed),
+    )
+
+
+def _returns(node: ast.FunctionDef) -> Iterable[ast.Return]:
+    """The ``return`` statements of ``node`` itself, not of functions nested in it; none
+    for a generator (its caller gets an iterator, not the value)."""
+    found: List[ast.Return] = []
+    stack: List[ast.AST] = list(node.body)
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(current, (ast.Yield, ast.YieldFrom)):
+            return []
+        if isinstance(current, ast.Return):
+            found.append(current)
+        stack.extend(ast.iter_child_nodes(current))
+    return found
+
+
+class _Body:
+    """Walks one function body, flow-insensitively: a local name is what any of its
+    assignments may give it."""
+
+    def __init__(self, params: "set[str]", paths: "set[str]", context: Context) -> None:
+        self.params = params
+        self.paths = paths  # parameters annotated as pathlib paths
+        self.context = context
+        self.env: Dict[str, Side] = {}
+        self.assigned: "set[str]" = set()
+        self.moves: List[ExportedMove] = []
+        self.seen: "set[Tuple[int, int]]" = set()
+        self.moved: "set[str]" = set()
+        self.removed: "set[str]" = set()
+
+    def statement(self, node: ast.stmt) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return  # nested: their own business (a closure's moves are not followed)
+        if isinstance(node, ast.Assign):
+            value = self.ev(node.value)
+            for target in node.targets:
+                self.bind(target, node.value, value)
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            self.bind(node.target, node.value, self.ev(node.value))
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                value = self.ev(item.context_expr)
+                if item.optional_vars is not None:
+                    self.bind(item.optional_vars, item.context_expr, value)
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.stmt):
+                self.statement(child)
+            elif isinstance(child, ast.expr):
+                self.calls(child)
+            elif isinstance(child, ast.excepthandler):
+                for inner in child.body:
+                    self.statement(inner)
+
+    def bind(self, target: ast.expr, source: ast.expr, value: Side) -> None:
+        if isinstance(target, ast.Name):
+            name = target.id
+            if name in self.params:
+                self.params.discard(name)  # reassigned: no longer what the caller passed
+            old = self.env.get(name)
+            self.env[name] = value if old is None or name not in self.assigned else old | value
+            self.assigned.add(name)
+        elif isinstance(target, (ast.Tuple, ast.List)) and isinstance(source, ast.Call):
+            # ``fd, path = mkstemp()``: the path is the second element.
+            if self.context.qualified(source.func) == "tempfile.mkstemp" and len(target.elts) == 2 and not _has_dir(source):
+                self.bind(target.elts[0], source, _UNKNOWN)
+                self.bind(target.elts[1], source, _temp(FILE))
+                return
+            for element in target.elts:
+                self.bind(element, source, _UNKNOWN)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for element in target.elts:
+                self.bind(element, source, _UNKNOWN)
+
+    def calls(self, node: ast.expr) -> None:
+        """Note the moves and removals of the calls in ``node``."""
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Call) and (inner.lineno, inner.col_offset) not in self.seen:
+                self.seen.add((inner.lineno, inner.col_offset))
+                self.effects(inner)
+
+    def effects(self, call: ast.Call) -> None:
+        callee = self.context.qualified(call.func)
+        args = [a for a in call.args if not isinstance(a, ast.Starred)]
+        if callee in names.MOVE_FUNCTIONS or callee in names.UNBOUND_MOVE_METHODS:
+            if len(args) >= 2:
+                self.move(callee, self.ev(args[0]), self.ev(args[1]), call.lineno)
+            return
+        if callee in _CONSUMING_ONLY and args:
+            self.take(self.ev(args[0]), self.moved)
+            return
+        if callee in names.CLEANUP_FUNCTIONS and args:
+            self.take(self.ev(args[0]), self.removed)
+            return
+        if callee is None and isinstance(call.func, ast.Attribute):
+            receiver = self.ev(call.func.value)
+            method = call.func.attr
+            if method in names.MOVE_METHODS and len(args) == 1 and receiver.path:
+                source, destination = receiver, self.ev(args[0])
+                if not names.MOVE_METHODS[method]:
+                    source, destination = destination, source
+                self.move(f"Path.{method}", source, destination, call.lineno)
+            elif method in names.CLEANUP_METHODS:
+                self.take(receiver, self.removed)
+            return
+        exported = self.context.function(callee) if callee is not None else None
+        if exported is None:
+            return
+        bound = self.arguments(exported, call)
+        for move in exported.moves:
+            self.move(move.function, self.through(move.source, bound), self.through(move.destination, bound), call.lineno)
+        for param, value in bound.items():
+            if param in exported.removes:
+                self.take(value, self.removed)
+            if param in exported.moves_away:
+                self.take(value, self.moved)
+
+    def arguments(self, exported: Exported, call: ast.Call) -> Dict[str, Side]:
+        bound: Dict[str, Side] = {}
+        for index, arg in enumerate(call.args):
+            if isinstance(arg, ast.Starred):
+                break
+            param = exported.argument_for(index, None)
+            if param is not None:
+                bound[param] = self.ev(arg)
+        for keyword in call.keywords:
+            param = exported.argument_for(None, keyword.arg) if keyword.arg is not None else None
+            if param is not None:
+                bound[param] = self.ev(keyword.value)
+        return bound
+
+    @staticmethod
+    def through(side: Side, bound: Dict[str, Side]) -> Side:
+        """A callee's move end as seen here: its parameter replaced by what this body passes."""
+        if side.param is None:
+            return side
+        passed = bound.get(side.param, _UNKNOWN)
+        if side.derived:
+            return Side(passed.param, passed.param is not None, None, False, passed.locations | side.locations)
+        return passed | Side(locations=side.locations) if side.locations else passed
+
+    def move(self, function: str, source: Side, destination: Side, line: int) -> None:
+        """A rename (``function`` as users know it: ``os.replace``, ``Path.rename``)."""
+        if function in names.UNBOUND_MOVE_METHODS:
+            function = f"Path.{names.UNBOUND_MOVE_METHODS[function]}"
+        if source.param is not None or destination.param is not None:
+            self.moves.append(ExportedMove(function, source, destination, line))
+        if function != "os.link" and function != "Path.hardlink_to":
+            self.take(source, self.moved)
+
+    def take(self, value: Side, into: "set[str]") -> None:
+        if value.param is not None and not value.derived:
+            into.add(value.param)
+
+    # -- values
+
+    def ev(self, node: Optional[ast.expr]) -> Side:
+        if node is None:
+            return _UNKNOWN
+        if isinstance(node, ast.Name):
+            if node.id in self.env:
+                return self.env[node.id]
+            if node.id in self.params:
+                return Side(param=node.id, path=node.id in self.paths)
+            return Side(locations=self.context.locations(node))
+        if isinstance(node, ast.Attribute):
+            receiver = self.ev(node.value) if not self.context.qualified(node) else _UNKNOWN
+            if node.attr == "name" and receiver.holder:
+                return _temp(FILE)
+            if node.attr in names.PATH_DERIVING_ATTRIBUTES:
+                return _derived(receiver)
+            if self.context.qualified(node):
+                return Side(locations=self.context.locations(node))
+            return _UNKNOWN
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            return replace(_derived(self.ev(node.left)), path=True)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return _derived(self.ev(node.left))
+        if isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.FormattedValue):
+            return _derived(self.ev(node.values[0].value))
+        if isinstance(node, ast.IfExp):
+            return self.ev(node.body) | self.ev(node.orelse)
+        if isinstance(node, ast.BoolOp):
+            found = self.ev(node.values[0])
+            for value in node.values[1:]:
+                found = found | self.ev(value)
+            return found
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        if isinstance(node, ast.Constant):
+            return Side(locations=self.context.locations(node))
+        return _UNKNOWN
+
+    def call(self, node: ast.Call) -> Side:
+        callee = self.context.qualified(node.func)
+        args = [a for a in node.args if not isinstance(a, ast.Starred)]
+        first = self.ev(args[0]) if args else _UNKNOWN
+        if callee is None:
+            if isinstance(node.func, ast.Attribute):
+                receiver = self.ev(node.func.value)
+                if node.func.attr in names.PATH_DERIVING_METHODS:
+                    kept = receiver if node.func.attr in ("resolve", "absolute", "expanduser") else _derived(receiver)
+                    return replace(kept, path=receiver.path)
+            return _UNKNOWN
+        if callee in _MADE:
+            return _temp(_MADE[callee]) if not _has_dir(node) else _UNKNOWN
+        if callee == _OBJECT:
+            delete = next((k.value for k in node.keywords if k.arg == "delete"), None)
+            keeps = isinstance(delete, ast.Constant) and delete.value is False
+            return Side(holder=keeps and not _has_dir(node))
+        if callee in names.PASS_THROUGH_CALLS and not callee.endswith(".dirname"):
+            return first
+        if callee in names.PATH_CLASSES:
+            return replace(first if len(args) == 1 else _derived(first), path=True)
+        if callee in names.JOIN_CALLS:
+            return _derived(first) if args else _UNKNOWN
+        exported = self.context.function(callee)
+        if exported is not None:
+            if exported.returns_temp:
+                return _temp(exported.returns_temp)
+            if exported.returns_param is not None:
+                return self.arguments(exported, node).get(exported.returns_param, _UNKNOWN)
+            return Side(locations=exported.returns_locations)
+        return Side(locations=self.context.locations(node))
+
+
+def _temp(kind: str) -> Side:
+    return Side(temp=kind, locations=_IN_TEMP)
+
+
+def _derived(side: Side) -> Side:
+    """A path made from ``side``'s (a join, a parent, a suffix): in its location, not itself."""
+    if side.param is not None:
+        return Side(param=side.param, derived=True, locations=side.locations, path=side.path)
+    return Side(locations=side.locations, path=side.path)
+
+
+def _has_dir(call: ast.Call) -> bool:
+    """Whether a ``tempfile`` call may say where (``dir=``, or arguments we cannot see)."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return True
+    directory = next((k.value for k in call.keywords if k.arg == "dir"), None)
+    if directory is None and len(call.args) > 2:
+        directory = call.args[2]
+    return directory is not None and not (isinstance(directory, ast.Constant) and directory.value is None)
