@@ -216,7 +216,7 @@ class _Body:
                 self.statement(child)
             elif isinstance(child, ast.expr):
                 self.calls(child)
-            elif isinstance(child, ast.excepthandler):
+            elif isinstance(child, ast.ExceptHandler):
                 for inner in child.body:
                     self.statement(inner)
 
