@@ -250,6 +250,11 @@ class Project:
         self.used: Set[Tuple[str, _Stamp]] = set()
         self.read: Set[Tuple[str, _Stamp]] = set()
 
+    def dependencies(self) -> _Dependencies:
+        """Every module (path, stamp) this project has read a text or summary of: what a
+        result worked out with it rests on (the result cache checks them)."""
+        return frozenset(self.used | self.read)
+
     def find(self, module: str) -> Optional[Tuple[str, bool]]:
         """The file of project module ``module`` and whether it is a package, or None."""
         key = (self.roots, module)
@@ -738,6 +743,11 @@ class Supplied:
         self._bare: Optional[str] = None  # the text without its import statements
         self._found: Dict[bool, FrozenSet[str]] = {}
         self._names: Set[str] = set()
+
+    @property
+    def dependencies(self) -> _Dependencies:
+        """The modules (path, stamp) the answers given so far rest on."""
+        return frozenset() if self._view is None else self._view.project.dependencies()
 
     @property
     def possible(self) -> bool:
