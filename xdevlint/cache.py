@@ -9,9 +9,18 @@ each file of that directory.
 An entry is used only when its key matches: a hash of the file's bytes, of its path,
 of the effective configuration (``config_fingerprint``), of the xdevlint build (its
 version and the sizes and mtimes of its source files, so a development checkout never
-reads results of older code), the Python and libcst versions, and of ``dependencies``:
-the hook for a whole-project index, where the summaries of the project modules a file
-imports will go, so that changing one invalidates the files that use it.
+reads results of older code), the Python and libcst versions, and of whether the project
+index is on.
+
+With the project index on (``analysis.project``) a file's findings also rest on other
+modules of its project: their texts and summaries, which are known only once the file
+has been checked (``FileResult.dependencies``). So, as mypy's cache metadata does, each
+entry records them (path, mtime, size and a digest of the bytes), and is used only while
+every one still holds the same bytes: the same stamp, or, when the stamp changed (a
+``touch``, a ``git checkout`` that rewrote the file), the same digest. A module deleted
+or changed invalidates exactly the entries that read it. The entry's own file is left
+out: its key covers its bytes. With the index off, entries record none and keys and
+packs are as they were.
 
 Anything unexpected in a pack (not JSON, another format, a wrong key, a malformed
 finding) is ignored and rewritten, never trusted. Packs are written atomically (a temp
@@ -31,8 +40,9 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from xdevlint import __version__
+from xdevlint.analysis.project import enabled as project_index_on
 from xdevlint.config import Config, line_length_for
-from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Import, Span
+from xdevlint.model import Applicability, Dependencies, Edit, FileResult, Finding, Fix, Import, Span, Stamp
 
 CACHE_DIR_NAME = ".xdevlint_cache"
 ENV_VAR = "XDEVLINT_CACHE_DIR"
@@ -91,10 +101,10 @@ def build_fingerprint() -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 
 
-def content_key(data: bytes, path: str, config_print: str, build: str, dependencies: Sequence[str] = ()) -> str:
-    """The key of one file's result; ``dependencies`` is the project index's hook (see above)."""
+def content_key(data: bytes, path: str, config_print: str, build: str) -> str:
+    """The key of one file's result."""
     digest = hashlib.sha256(data)  # the fastest stdlib hash where the CPU has SHA instructions
-    for part in (os.path.abspath(path), config_print, build, *dependencies):
+    for part in (os.path.abspath(path), config_print, build):
         digest.update(b"\0" + part.encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
@@ -106,23 +116,29 @@ class Cache:
         self.build = build_fingerprint()
         self.directory = Path(directory)
         self.root = self.directory / self.build
+        #: Whether results rest on other project modules (entries record them).
+        self.index = project_index_on()
         self._packs: Dict[str, Dict[str, Entry]] = {}
         self._dirty: Dict[str, Dict[str, Entry]] = {}
         self._configs: Dict[int, Tuple[Config, str]] = {}
+        #: The stamp and digest of each dependency as this run found them: a run of many
+        #: files that import the same modules looks at each once.
+        self._stamps: Dict[str, Optional[Stamp]] = {}
+        self._digests: Dict[str, Optional[str]] = {}
 
     # -- keys -----------------------------------------------------------------------
 
-    def key(self, data: bytes, path: str, config: Config, dependencies: Sequence[str] = ()) -> str:
-        """``dependencies``: for the whole-project index to come, a digest of the summary of
-        each project module the file imports (none yet: files are checked one by one).
-        The line length fixes keep to (ruff's or black's setting) shapes the fix edits."""
+    def key(self, data: bytes, path: str, config: Config) -> str:
+        """The line length fixes keep to (ruff's or black's setting) shapes the fix edits."""
         settings = f"{self._print(config)}:{line_length_for(path)}"
-        return content_key(data, path, settings, self.build, dependencies)
+        return content_key(data, path, settings, self.build)
 
     def _print(self, config: Config) -> str:
+        """The configuration's fingerprint, and the project index's switch when it is on:
+        runs with it on and off keep entries (and packs) of their own."""
         known = self._configs.get(id(config))
         if known is None or known[0] is not config:
-            known = (config, config_fingerprint(config))
+            known = (config, config_fingerprint(config) + (":project-index" if self.index else ""))
             self._configs[id(config)] = known
         return known[1]
 
@@ -143,11 +159,58 @@ class Cache:
             has_edits = entry["edits"]
             if not isinstance(has_edits, bool):
                 return None
+            dependencies = _dependencies(entry["deps"]) if self.index else ()
         except (KeyError, TypeError, ValueError):
             return None
         if need_edits and not has_edits and any(f.fix is not None for f in findings):
             return None
+        if not self._hold(dependencies, absolute, entry, config):
+            return None
         return FileResult(path, findings)
+
+    def _hold(self, dependencies: Sequence[_Recorded], absolute: str, entry: Entry, config: Config) -> bool:
+        """Whether every module the entry rests on still holds the bytes it had. One whose
+        stamp alone changed is recorded again with its new stamp, so that the next run
+        need not read it."""
+        moved: Dict[str, _Recorded] = {}
+        for path, mtime, size, digest in dependencies:
+            stamp = self._stamp(path)
+            if stamp == (mtime, size):
+                continue
+            if stamp is None or stamp[1] != size or self._digest(path, stamp) != digest:
+                return False
+            moved[path] = (path, stamp[0], stamp[1], digest)
+        if moved:
+            refreshed = [list(moved.get(record[0], record)) for record in dependencies]
+            self._remember(absolute, {**entry, "deps": refreshed}, config)
+        return True
+
+    def _stamp(self, path: str) -> Optional[Stamp]:
+        if path not in self._stamps:
+            try:
+                info = os.stat(path)
+            except OSError:
+                self._stamps[path] = None
+            else:
+                self._stamps[path] = (info.st_mtime_ns, info.st_size)
+        return self._stamps[path]
+
+    def _digest(self, path: str, stamp: Stamp) -> Optional[str]:
+        """The digest of the file's bytes, if it still has ``stamp`` once read (else it is
+        changing under us, and None says nothing can be trusted of it)."""
+        if path not in self._digests:
+            digest: Optional[str] = None
+            try:
+                with open(path, "rb") as handle:
+                    data = handle.read()
+                    info = os.fstat(handle.fileno())
+            except OSError:
+                pass
+            else:
+                if (info.st_mtime_ns, info.st_size) == stamp:
+                    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+            self._digests[path] = digest
+        return self._digests[path]
 
     def _pack_name(self, absolute: str, config: Config) -> str:
         """One pack per source directory and configuration: runs with other settings (or
@@ -172,9 +235,30 @@ class Cache:
         passed here."""
         absolute = os.path.abspath(path)
         entry: Entry = {"key": key, "edits": edits, "findings": [_entry_of(f) for f in result.findings]}
+        if self.index:
+            recorded = self._record(result.dependencies, absolute)
+            if recorded is None:
+                return  # a module it read changed during the run: the result may be of its old text
+            entry["deps"] = recorded
+        self._remember(absolute, entry, config)
+
+    def _remember(self, absolute: str, entry: Entry, config: Config) -> None:
         name = self._pack_name(absolute, config)
         self._pack(absolute, config)[absolute] = entry
         self._dirty.setdefault(name, {})[absolute] = entry
+
+    def _record(self, dependencies: Dependencies, absolute: str) -> Optional[List[List[Any]]]:
+        """``dependencies`` as an entry holds them, (path, mtime, size, digest) sorted, or
+        None when one no longer has the stamp it was read with."""
+        recorded: List[List[Any]] = []
+        for path, stamp in sorted(dependencies):
+            if path == absolute:
+                continue  # the key covers the file's own bytes
+            digest = self._digest(path, stamp) if self._stamp(path) == stamp else None
+            if digest is None:
+                return None
+            recorded.append([path, stamp[0], stamp[1], digest])
+        return recorded
 
     def save(self) -> None:
         """Write every pack this run changed: merged with the file as it is now, atomically."""
@@ -231,6 +315,25 @@ _UMASK = _umask()
 
 def _is_build(name: str) -> bool:
     return len(name) == 16 and all(c in "0123456789abcdef" for c in name)
+
+
+#: A dependency as an entry records it: path, mtime (ns), size, digest of the bytes.
+_Recorded = Tuple[str, int, int, str]
+
+
+def _dependencies(value: Any) -> List[_Recorded]:
+    """An entry's dependencies, checked for shape (anything else: ``ValueError``)."""
+    if not isinstance(value, list):
+        raise ValueError("deps")
+    found: List[_Recorded] = []
+    for item in value:
+        if not isinstance(item, list) or len(item) != 4:
+            raise ValueError("dependency")
+        path, mtime, size, digest = item
+        if not (isinstance(path, str) and type(mtime) is int and type(size) is int and isinstance(digest, str)):
+            raise ValueError("dependency")
+        found.append((path, mtime, size, digest))
+    return found
 
 
 def _read_pack(path: Path) -> Dict[str, Entry]:
