@@ -120,6 +120,18 @@ def test_editing_an_imported_constant_rechecks_exactly_its_dependants(tree: Path
     assert warm == fresh(tree)
 
 
+def test_the_filters_answer_from_its_memo_is_a_dependency_too(tree: Path, checked: List[str]) -> None:
+    """``sync_b``'s gate is answered from what the filter learnt of ``targets`` while
+    checking ``sync_a``: its entry must still depend on ``targets``."""
+    first = lint(tree)
+    assert not {f for f in first if f[0].startswith("sync_")}
+    targets = tree / "shards" / "targets.py"
+    targets.write_text(targets.read_text().replace('"/srv/in"', '"/tmp/in"').replace('"/srv/out"', '"/var/cache/out"'))
+    warm = lint(tree)
+    assert {("sync_a.py", 7, "XDV101"), ("sync_b.py", 7, "XDV101")} <= warm
+    assert warm == fresh(tree)
+
+
 def test_editing_a_module_nobody_imports_keeps_the_others_cached(tree: Path, checked: List[str]) -> None:
     first = lint(tree)
     (tree / "shards" / "notes.py").write_text('TITLE = "/tmp/shards"\n')

@@ -36,7 +36,7 @@ import sys
 import time
 import warnings
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Pattern, Sequence, Set, Tuple, Union
+from typing import Collection, Dict, FrozenSet, Iterable, Iterator, List, Optional, Pattern, Sequence, Set, Tuple, Union
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import TEMP, Locations, literal_fragment
@@ -249,6 +249,16 @@ class Project:
         #: module text the scan's filter read (``_may_bind``).
         self.used: Set[Tuple[str, _Stamp]] = set()
         self.read: Set[Tuple[str, _Stamp]] = set()
+        #: The texts read by each of the filter's searches under way (``_may_bind``,
+        #: ``_names_of``): their memos keep them with the answers, which rest on them.
+        self.reading: List[Set[Tuple[str, _Stamp]]] = []
+
+    def saw(self, texts: Collection[Tuple[str, _Stamp]]) -> None:
+        """The filter read these module texts (path, stamp), or took an answer from its
+        memo that rests on them: so does what this project works out."""
+        self.read.update(texts)
+        for frame in self.reading:
+            frame.update(texts)
 
     def dependencies(self) -> _Dependencies:
         """Every module (path, stamp) this project has read a text or summary of: what a
@@ -981,8 +991,9 @@ def _word_at(text: str, index: int) -> bool:
 
 
 _TEXTS: Dict[str, _Text] = {}
-#: What ``_may_bind`` answered, by (search roots, (module, name), kind): the answer and its generation.
-_MAY: Dict[Tuple[Tuple[str, ...], Tuple[str, Optional[str]], Union[bool, Locations]], Tuple[bool, int]] = {}
+#: What ``_may_bind`` answered, by (search roots, (module, name), kind): the answer, its
+#: generation, and the module texts (path, stamp) it rests on (a result cache records them).
+_MAY: Dict[Tuple[Tuple[str, ...], Tuple[str, Optional[str]], Union[bool, Locations]], Tuple[bool, int, _Dependencies]] = {}
 
 
 def _text(project: Project, module: str) -> Optional[Tuple[str, _Stamp, _Text]]:
@@ -1008,7 +1019,7 @@ def _text(project: Project, module: str) -> Optional[Tuple[str, _Stamp, _Text]]:
     if kind not in known.locations:
         source = _module_text(path)
         known.locations[kind] = source is None or _spells_location(source.lower(), kind)
-    project.read.add((path, stamp))
+    project.saw(((path, stamp),))
     return path, stamp, known
 
 
@@ -1019,8 +1030,10 @@ def _names_of(project: Project, module: str) -> FrozenSet[str]:
     key = (project.roots, module)
     known = _NAMES.get(key)
     if known is not None and known[0] == _GENERATION[0]:
+        project.saw(known[2])
         return known[1]
     generation = _GENERATION[0]
+    project.reading.append(set())
     found: Set[str] = set()
     pending = [module]
     seen: Set[str] = set()
@@ -1035,13 +1048,14 @@ def _names_of(project: Project, module: str) -> FrozenSet[str]:
         found |= facts[2].assigned | facts[2].imported | facts[2].starred
         pending.extend(facts[2].stars)
     names_found = frozenset(found)
+    texts = frozenset(project.reading.pop())
     if generation == _GENERATION[0]:
-        _NAMES[key] = (generation, names_found)
+        _NAMES[key] = (generation, names_found, texts)
     return names_found
 
 
-#: ``_names_of``'s answers, by (search roots, module), with their generation.
-_NAMES: Dict[Tuple[Tuple[str, ...], str], Tuple[int, FrozenSet[str]]] = {}
+#: ``_names_of``'s answers, by (search roots, module), with their generation and the texts read.
+_NAMES: Dict[Tuple[Tuple[str, ...], str], Tuple[int, FrozenSet[str], _Dependencies]] = {}
 
 
 def _may_bind(project: Project, module: str, name: Optional[str], callees: bool) -> bool:
@@ -1056,10 +1070,12 @@ def _may_bind(project: Project, module: str, name: Optional[str], callees: bool)
     parents: Dict[Tuple[str, Optional[str]], Optional[Tuple[str, Optional[str]]]] = {start: None}
     stack = [start]
     visited: List[Tuple[str, Optional[str]]] = []
+    project.reading.append(set())  # what this search reads, kept with its answers
     while stack:
         pair = stack.pop()
         memo = _MAY.get((project.roots, pair, kind))
         if memo is not None and memo[1] == generation:
+            project.saw(memo[2])
             if memo[0]:
                 return _found(project, kind, pair, parents)
             continue
@@ -1074,9 +1090,10 @@ def _may_bind(project: Project, module: str, name: Optional[str], callees: bool)
             if edge not in parents and (edge[1] is None or edge[1] in _names_of(project, edge[0])):
                 parents[edge] = pair
                 stack.append(edge)
+    texts = frozenset(project.reading.pop())
     if generation == _GENERATION[0]:  # no text changed meanwhile
         for pair in visited:  # all that was looked at: none of it may bind
-            _MAY[(project.roots, pair, kind)] = (False, generation)
+            _MAY[(project.roots, pair, kind)] = (False, generation, texts)
     return False
 
 
@@ -1087,8 +1104,9 @@ def _found(
     parents: Dict[Tuple[str, Optional[str]], Optional[Tuple[str, Optional[str]]]],
 ) -> bool:
     """True, remembered for each pair on the way from the start to the one that may bind."""
+    texts = frozenset(project.reading.pop())
     while pair is not None:
-        _MAY[(project.roots, pair, kind)] = (True, _GENERATION[0])
+        _MAY[(project.roots, pair, kind)] = (True, _GENERATION[0], texts)
         pair = parents[pair]
     return True
 
