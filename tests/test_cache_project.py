@@ -96,6 +96,17 @@ def entries(root: Path) -> Dict[str, Any]:
     return {Path(k).relative_to(root / "shards").as_posix(): v for k, v in found.items()}
 
 
+def rows(root: Path, name: str) -> List[List[Any]]:
+    """The modules (path, mtime, size, digest) the entry of ``name`` rests on, from the
+    table its ``deps`` names (``cache_modules``)."""
+    deps = entries(root)[name]["deps"]
+    if not deps:
+        return []
+    table, bits = deps
+    (found,) = (root.parent / "cache").glob(f"*/modules/{table}.json")
+    return [row for n, row in enumerate(json.loads(found.read_text())["rows"]) if int(bits, 16) >> n & 1]
+
+
 def test_a_warm_run_is_served_from_the_cache(tree: Path, checked: List[str]) -> None:
     first = lint(tree)
     assert first == fresh(tree)
@@ -103,9 +114,10 @@ def test_a_warm_run_is_served_from_the_cache(tree: Path, checked: List[str]) -> 
     checked.clear()
     assert lint(tree) == first
     assert checked == []
-    recorded = entries(tree)
-    assert {os.path.basename(d[0]) for d in recorded["mirror.py"]["deps"]} >= {"targets.py"}
-    assert all(d[0] != str(tree / "shards" / "mirror.py") for d in recorded["mirror.py"]["deps"])  # not itself
+    recorded = rows(tree, "mirror.py")
+    assert {os.path.basename(d[0]) for d in recorded} >= {"targets.py"}
+    assert all(d[0] != str(tree / "shards" / "mirror.py") for d in recorded)  # not itself, which the key covers
+    assert rows(tree, "notes.py") == [] and entries(tree)["notes.py"]["deps"] == []
 
 
 def test_editing_an_imported_constant_rechecks_exactly_its_dependants(tree: Path, checked: List[str]) -> None:
@@ -148,7 +160,7 @@ def test_touching_a_module_keeps_its_dependants_cached_and_records_the_new_stamp
     checked.clear()
     assert lint(tree) == first
     assert checked == []
-    (recorded,) = [d for d in entries(tree)["mirror.py"]["deps"] if d[0] == str(targets)]
+    (recorded,) = [d for d in rows(tree, "mirror.py") if d[0] == str(targets)]
     assert recorded[1] == targets.stat().st_mtime_ns
 
 
@@ -167,27 +179,43 @@ def test_deleting_an_imported_module_rechecks_its_dependants(tree: Path, checked
     "damage",
     [
         lambda deps: "garbage",
-        lambda deps: [["/nowhere.py", "mtime", 1, "digest"]],
-        lambda deps: [d[:3] for d in deps],
+        lambda deps: [["/nowhere.py", 1, 1, "digest"]],
+        lambda deps: ["0" * 32, deps[1]],
+        lambda deps: [deps[0], "f" * 4096],
+        lambda deps: [deps[0], "not hex"],
+        lambda deps: [deps[0], "0"],
         None,  # no record at all
     ],
-    ids=["not-a-list", "wrong-type", "short", "missing"],
+    ids=["not-a-list", "rows-inline", "unknown-table", "rows-beyond-the-table", "not-hex", "no-rows", "missing"],
 )
 def test_a_malformed_dependency_record_is_ignored_and_rewritten(tree: Path, checked: List[str], damage: Any) -> None:
     first = lint(tree)
     (pack,) = [p for p in (tree.parent / "cache").glob("*/*.json") if str(tree / "shards" / "mirror.py") in p.read_text()]
     data = json.loads(pack.read_text())
     entry = data["entries"][str(tree / "shards" / "mirror.py")]
-    good = entry["deps"]
+    good = rows(tree, "mirror.py")
     if damage is None:
         del entry["deps"]
     else:
-        entry["deps"] = damage(good)
+        entry["deps"] = damage(entry["deps"])
     pack.write_text(json.dumps(data))
     checked.clear()
     assert lint(tree) == first
     assert names(checked) == ["mirror.py"]
-    assert entries(tree)["mirror.py"]["deps"] == good
+    assert rows(tree, "mirror.py") == good
+    checked.clear()
+    assert lint(tree) == first and checked == []
+
+
+@pytest.mark.parametrize("damage", ["not json", json.dumps({"format": 1, "rows": [["/x.py", "1", 2, "d"]]}), ""])
+def test_a_malformed_table_is_not_trusted(tree: Path, checked: List[str], damage: str) -> None:
+    first = lint(tree)
+    (table,) = (tree.parent / "cache").glob("*/modules/*.json")
+    users = sorted(name for name, entry in entries(tree).items() if entry["deps"])
+    table.write_text(damage)
+    checked.clear()
+    assert lint(tree) == first
+    assert names(checked) == users  # every entry that named it, and no other
     checked.clear()
     assert lint(tree) == first and checked == []
 
@@ -218,8 +246,7 @@ def test_workers_pass_the_dependencies_back(tree: Path) -> None:
         return {(os.path.basename(f["path"]), f["line"], f["code"]) for f in json.loads(completed.stdout)}
 
     first = report()
-    recorded = entries(tree)
-    assert recorded["mirror.py"]["deps"] and recorded["filler_00.py"]["deps"] == []
+    assert rows(tree, "mirror.py") and entries(tree)["filler_00.py"]["deps"] == []
     targets = tree / "shards" / "targets.py"
     targets.write_text(targets.read_text().replace('ARCHIVE = "/tmp/archive"', 'ARCHIVE = "~/.cache/archive"'))
     second = report()

@@ -15,7 +15,8 @@ index is on.
 With the project index on (``analysis.project``) a file's findings also rest on other
 modules of its project: their texts and summaries, which are known only once the file
 has been checked (``FileResult.dependencies``). So, as mypy's cache metadata does, each
-entry records them (path, mtime, size and a digest of the bytes), and is used only while
+entry records them (path, mtime, size and a digest of the bytes: in tables the entries
+share, ``cache_modules``, as there can be thousands), and is used only while
 every one still holds the same bytes: the same stamp, or, when the stamp changed (a
 ``touch``, a ``git checkout`` that rewrote the file), the same digest. A module deleted
 or changed invalidates exactly the entries that read it. The entry's own file is left
@@ -42,7 +43,8 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from xdevlint import __version__
 from xdevlint.analysis.project import enabled as project_index_on
 from xdevlint.config import Config, line_length_for
-from xdevlint.model import Applicability, Dependencies, Edit, FileResult, Finding, Fix, Import, Span, Stamp
+from xdevlint.cache_modules import Tables
+from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Import, Span
 
 CACHE_DIR_NAME = ".xdevlint_cache"
 ENV_VAR = "XDEVLINT_CACHE_DIR"
@@ -121,10 +123,7 @@ class Cache:
         self._packs: Dict[str, Dict[str, Entry]] = {}
         self._dirty: Dict[str, Dict[str, Entry]] = {}
         self._configs: Dict[int, Tuple[Config, str]] = {}
-        #: The stamp and digest of each dependency as this run found them: a run of many
-        #: files that import the same modules looks at each once.
-        self._stamps: Dict[str, Optional[Stamp]] = {}
-        self._digests: Dict[str, Optional[str]] = {}
+        self.modules = Tables(self.root / "modules")
 
     # -- keys -----------------------------------------------------------------------
 
@@ -159,58 +158,14 @@ class Cache:
             has_edits = entry["edits"]
             if not isinstance(has_edits, bool):
                 return None
-            dependencies = _dependencies(entry["deps"]) if self.index else ()
         except (KeyError, TypeError, ValueError):
             return None
         if need_edits and not has_edits and any(f.fix is not None for f in findings):
             return None
-        if not self._hold(dependencies, absolute, entry, config):
+        if self.index and not self.modules.hold(entry.get("deps")):
             return None
         return FileResult(path, findings)
 
-    def _hold(self, dependencies: Sequence[_Recorded], absolute: str, entry: Entry, config: Config) -> bool:
-        """Whether every module the entry rests on still holds the bytes it had. One whose
-        stamp alone changed is recorded again with its new stamp, so that the next run
-        need not read it."""
-        moved: Dict[str, _Recorded] = {}
-        for path, mtime, size, digest in dependencies:
-            stamp = self._stamp(path)
-            if stamp == (mtime, size):
-                continue
-            if stamp is None or stamp[1] != size or self._digest(path, stamp) != digest:
-                return False
-            moved[path] = (path, stamp[0], stamp[1], digest)
-        if moved:
-            refreshed = [list(moved.get(record[0], record)) for record in dependencies]
-            self._remember(absolute, {**entry, "deps": refreshed}, config)
-        return True
-
-    def _stamp(self, path: str) -> Optional[Stamp]:
-        if path not in self._stamps:
-            try:
-                info = os.stat(path)
-            except OSError:
-                self._stamps[path] = None
-            else:
-                self._stamps[path] = (info.st_mtime_ns, info.st_size)
-        return self._stamps[path]
-
-    def _digest(self, path: str, stamp: Stamp) -> Optional[str]:
-        """The digest of the file's bytes, if it still has ``stamp`` once read (else it is
-        changing under us, and None says nothing can be trusted of it)."""
-        if path not in self._digests:
-            digest: Optional[str] = None
-            try:
-                with open(path, "rb") as handle:
-                    data = handle.read()
-                    info = os.fstat(handle.fileno())
-            except OSError:
-                pass
-            else:
-                if (info.st_mtime_ns, info.st_size) == stamp:
-                    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
-            self._digests[path] = digest
-        return self._digests[path]
 
     def _pack_name(self, absolute: str, config: Config) -> str:
         """One pack per source directory and configuration: runs with other settings (or
@@ -236,36 +191,21 @@ class Cache:
         absolute = os.path.abspath(path)
         entry: Entry = {"key": key, "edits": edits, "findings": [_entry_of(f) for f in result.findings]}
         if self.index:
-            recorded = self._record(result.dependencies, absolute)
+            recorded = self.modules.record(result.dependencies, absolute)
             if recorded is None:
                 return  # a module it read changed during the run: the result may be of its old text
             entry["deps"] = recorded
-        self._remember(absolute, entry, config)
-
-    def _remember(self, absolute: str, entry: Entry, config: Config) -> None:
         name = self._pack_name(absolute, config)
         self._pack(absolute, config)[absolute] = entry
         self._dirty.setdefault(name, {})[absolute] = entry
 
-    def _record(self, dependencies: Dependencies, absolute: str) -> Optional[List[List[Any]]]:
-        """``dependencies`` as an entry holds them, (path, mtime, size, digest) sorted, or
-        None when one no longer has the stamp it was read with."""
-        recorded: List[List[Any]] = []
-        for path, stamp in sorted(dependencies):
-            if path == absolute:
-                continue  # the key covers the file's own bytes
-            digest = self._digest(path, stamp) if self._stamp(path) == stamp else None
-            if digest is None:
-                return None
-            recorded.append([path, stamp[0], stamp[1], digest])
-        return recorded
-
     def save(self) -> None:
         """Write every pack this run changed: merged with the file as it is now, atomically."""
-        if not self._dirty:
+        if not self._dirty and not self.modules.changed:
             return
         try:
             self._prepare()
+            self.modules.save(_write_atomically)  # first: the packs' entries name its tables
             for name, entries in sorted(self._dirty.items()):
                 target = self.root / f"{name}.json"
                 merged = _read_pack(target)
@@ -315,25 +255,6 @@ _UMASK = _umask()
 
 def _is_build(name: str) -> bool:
     return len(name) == 16 and all(c in "0123456789abcdef" for c in name)
-
-
-#: A dependency as an entry records it: path, mtime (ns), size, digest of the bytes.
-_Recorded = Tuple[str, int, int, str]
-
-
-def _dependencies(value: Any) -> List[_Recorded]:
-    """An entry's dependencies, checked for shape (anything else: ``ValueError``)."""
-    if not isinstance(value, list):
-        raise ValueError("deps")
-    found: List[_Recorded] = []
-    for item in value:
-        if not isinstance(item, list) or len(item) != 4:
-            raise ValueError("dependency")
-        path, mtime, size, digest = item
-        if not (isinstance(path, str) and type(mtime) is int and type(size) is int and isinstance(digest, str)):
-            raise ValueError("dependency")
-        found.append((path, mtime, size, digest))
-    return found
 
 
 def _read_pack(path: Path) -> Dict[str, Entry]:
