@@ -40,6 +40,9 @@ class _Table:
         self.stale: Optional[int] = None  # a bit per row that does not hold
 
 
+_UNREAD: Any = object()  # a table not looked for yet
+
+
 class Tables:
     """The tables in ``directory``: read as entries ask, the run's own written by ``save``."""
 
@@ -57,40 +60,39 @@ class Tables:
 
     def hold(self, value: Any) -> bool:
         """Whether every module an entry's ``deps`` value names still holds its bytes
-        (False for a value of any unexpected shape)."""
-        if value == []:
-            return True
-        if not isinstance(value, list) or len(value) != 2 or not all(isinstance(v, str) for v in value):
-            return False
-        table = self._table(value[0])
+        (False for a value of any unexpected shape). Called for every entry of a warm
+        run: kept to a few operations."""
+        if not value:
+            return isinstance(value, list)  # []: it rests on no other module
         try:
-            bits = int(value[1], 16)
-        except ValueError:
+            name, rows = value
+            bits = int(rows, 16)
+        except (TypeError, ValueError):
             return False
+        table = self._tables.get(name, _UNREAD) if type(name) is str else None
+        if table is _UNREAD:
+            table = self._tables[name] = _read_table(self.directory / f"{name}.json") if name.isalnum() else None
         if table is None or bits <= 0 or bits >> len(table.rows):
             return False
-        return not bits & self._stale(value[0], table)
-
-    def _table(self, name: str) -> Optional[_Table]:
-        if name not in self._tables:
-            self._tables[name] = _read_table(self.directory / f"{name}.json") if name.isalnum() else None
-        return self._tables[name]
+        stale = table.stale if table.stale is not None else self._stale(name, table)
+        return not bits & stale
 
     def _stale(self, name: str, table: _Table) -> int:
-        if table.stale is None:
-            stale = 0
-            for number, row in enumerate(table.rows):
-                path, mtime, size, digest = row
-                stamp = self._stamp(path)
-                if stamp == (mtime, size):
-                    continue
-                if stamp is not None and stamp[1] == size and self._digest(path, stamp) == digest:
-                    row[1] = stamp[0]  # the same bytes: recorded with the new stamp
-                    self._refreshed.add(name)
-                else:
-                    stale |= 1 << number
-            table.stale = stale
-        return table.stale
+        """A bit for each row of ``table`` that no longer holds (each file looked at once per run)."""
+        stale = 0
+        stamps = self._stamps
+        for number, row in enumerate(table.rows):
+            path, mtime, size, digest = row
+            stamp = stamps[path] if path in stamps else self._stamp(path)
+            if stamp == (mtime, size):
+                continue
+            if stamp is not None and stamp[1] == size and self._digest(path, stamp) == digest:
+                row[1] = stamp[0]  # the same bytes: recorded with the new stamp
+                self._refreshed.add(name)
+            else:
+                stale |= 1 << number
+        table.stale = stale
+        return stale
 
     def _stamp(self, path: str) -> Optional[Stamp]:
         if path not in self._stamps:
