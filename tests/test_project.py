@@ -212,9 +212,10 @@ def test_the_scan_keeps_what_the_index_finds_through_each_shape(shape: str, tmp_
     assert scanned == whole
 
 
-def test_with_the_index_on_results_are_not_cached_so_a_changed_import_is_seen(tmp_path: Path) -> None:
+def test_with_the_index_on_a_cached_result_sees_a_changed_import(tmp_path: Path) -> None:
     """The cache keys a result on the file's own bytes; with the index on, the modules it
-    imports shape it too, so such a run neither reads nor writes the cache."""
+    imports shape it too: the entry records them, and a changed one is seen (more in
+    ``test_cache_project``)."""
     import shutil as _shutil
 
     root = tmp_path / "shards"
@@ -231,4 +232,8 @@ def test_with_the_index_on_results_are_not_cached_so_a_changed_import_is_seen(tm
     cycle = root / "shards" / "cycle_a.py"  # BASE = SPOOL + "/base", in cycle_b
     cycle.write_text(cycle.read_text().replace('SPOOL = "/var/tmp/spool"', 'SPOOL = "/srv/spool"'))
     assert (12, "XDV101") not in codes()  # BASE is no temp location any more
-    assert not cache.exists()
+    (pack,) = cache.glob("*/*.json")
+    (entry,) = json.loads(pack.read_text())["entries"].values()
+    table, bits = entry["deps"]  # a table of modules, and the rows of those it rests on
+    (rows,) = (json.loads(t.read_text())["rows"] for t in cache.glob(f"*/modules/{table}.json"))
+    assert str(cycle) in {row[0] for n, row in enumerate(rows) if int(bits, 16) >> n & 1}

@@ -13,11 +13,11 @@ from typing import List, Mapping, Optional, Sequence, Tuple, Type, Union
 import libcst as cst
 from libcst.metadata import CodeRange, PositionProvider
 
-from xdevlint.analysis.project import view_for
+from xdevlint.analysis.project import FileView, view_for
 from xdevlint.analysis.provenance import ProvenanceProvider, Setting
 from xdevlint.analysis.tree import remembering
 from xdevlint.config import Config, line_length_for
-from xdevlint.model import Finding, Fix, Span, analysis_error
+from xdevlint.model import Dependencies, Finding, Fix, Span, analysis_error
 from xdevlint.rules.rule import Rule, RuleContext
 from xdevlint.stages.metadata import Wrapper
 from xdevlint.stages.positions import positions_of
@@ -33,35 +33,39 @@ def analyse(
     rules: Sequence[Type[Rule]],
     refused: Optional[Tuple[str, int, int, bool]],
     edits: bool,
-) -> Tuple[List[Finding], Optional[cst.Module]]:
+) -> Tuple[List[Finding], Optional[cst.Module], Dependencies]:
+    """The file's findings, its tree, and the project modules (path, stamp) the analysis
+    read through the project index (for the result cache)."""
     try:
         module = cst.parse_module(data)
     except cst.ParserSyntaxError as error:
         if refused is not None:  # CPython's message and position are the precise ones
-            return [analysis_error(path, *refused[:3])], None
-        return [analysis_error(path, f"cannot parse: {error.message}", error.raw_line, error.raw_column + 1)], None
+            return [analysis_error(path, *refused[:3])], None, frozenset()
+        return [analysis_error(path, f"cannot parse: {error.message}", error.raw_line, error.raw_column + 1)], None, frozenset()
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as error:  # the native parser panics with a BaseException
-        return [analysis_error(path, f"cannot parse: {_describe(error)}")], None
+        return [analysis_error(path, f"cannot parse: {_describe(error)}")], None, frozenset()
     context = RuleContext(
         path, config.locations, config.move_function, config.move_function_atomic, line_length_for(path)
     )
     visitors = [rule(context) for rule in rules]
+    view: Optional[FileView] = None
     try:
         with remembering():  # the providers and the rules walk the same tree
-            setting = Setting(config.locations, view_for(path, config.locations))
-            wrapper = Wrapper(module, {ProvenanceProvider: setting})
+            view = view_for(path, config.locations)
+            wrapper = Wrapper(module, {ProvenanceProvider: Setting(config.locations, view)})
             run_rules(wrapper, visitors)
     except RecursionError:
-        return [analysis_error(path, "too deeply nested to analyse (recursion limit reached)")], None
+        return [analysis_error(path, "too deeply nested to analyse (recursion limit reached)")], None, _read(view)
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as error:
-        return [analysis_error(path, f"internal error while analysing: {_describe(error)}; please report it")], None
+        return [analysis_error(path, f"internal error while analysing: {_describe(error)}; please report it")], None, _read(view)
+    used = _read(view)
     reports = [report for visitor in visitors for report in visitor.reports]
     if not reports:
-        return [], module
+        return [], module, used
     # Fix edits need the positions of nodes all over the file; the findings alone, only
     # those of the reported nodes, which ``positions_of`` finds without rendering it all.
     placed = None if edits else positions_of(module, [report.node for report in reports], tree, text)
@@ -70,7 +74,12 @@ def analyse(
     for report in reports:
         fix = _with_edits(report.fix, positions, module, path) if edits else report.fix
         findings.append(Finding(path, _span(positions[report.node]), report.code, report.name, report.message, fix))
-    return findings, module
+    return findings, module, used
+
+
+def _read(view: Optional[FileView]) -> Dependencies:
+    """The project modules the analysis read through ``view`` (none without the index)."""
+    return frozenset() if view is None else view.project.dependencies()
 
 
 def _span(where: CodeRange) -> Span:

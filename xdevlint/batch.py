@@ -2,7 +2,8 @@
 
 The CLI hands over the discovered files; this module reads each one, serves it from
 the result cache when the same bytes were checked with the same settings by the same
-xdevlint, and checks the others, in worker processes when there are enough of them to
+xdevlint (and, with the project index on, the project modules that result read still
+hold the same bytes), and checks the others, in worker processes when there are enough of them to
 pay for starting the workers. Results come back in discovery order whatever the
 number of workers, so the output never depends on ``--jobs``.
 """
@@ -97,9 +98,6 @@ def check_files(
         if progress is not None:
             progress(counted[0], counted[1])
 
-    # With the project index on, a result depends on the modules the file imports, which
-    # the cache's key does not cover yet: such a run neither reads nor writes the cache.
-    caching = settings.cache and not _project_index_on()
     unsafe = None if fixing is None else fixing.unsafe
     write = fixing is not None and not fixing.diff
     for index, candidate in enumerate(candidates):
@@ -109,7 +107,7 @@ def check_files(
             continue
         config = config_for(path)
         digest = None
-        if caching:
+        if settings.cache:
             from xdevlint.cache import Cache, default_directory, fixable  # hashlib, json: not for --no-cache
             data = _read(path)
             if isinstance(data, FileResult):
@@ -196,12 +194,6 @@ def run_task(task: _Task) -> Tuple[Union[FileResult, FixResult], Optional[str]]:
         result=replace(fixed.result, findings=portable(fixed.result.findings)),
         before=replace(fixed.before, findings=portable(fixed.before.findings)),
     ), digest
-
-
-def _project_index_on() -> bool:
-    from xdevlint.analysis.project import enabled
-
-    return enabled()
 
 
 def _read(path: str) -> Union[bytes, FileResult]:

@@ -9,9 +9,19 @@ each file of that directory.
 An entry is used only when its key matches: a hash of the file's bytes, of its path,
 of the effective configuration (``config_fingerprint``), of the xdevlint build (its
 version and the sizes and mtimes of its source files, so a development checkout never
-reads results of older code), the Python and libcst versions, and of ``dependencies``:
-the hook for a whole-project index, where the summaries of the project modules a file
-imports will go, so that changing one invalidates the files that use it.
+reads results of older code), the Python and libcst versions, and of whether the project
+index is on.
+
+With the project index on (``analysis.project``) a file's findings also rest on other
+modules of its project: their texts and summaries, which are known only once the file
+has been checked (``FileResult.dependencies``). So, as mypy's cache metadata does, each
+entry records them (path, mtime, size and a digest of the bytes: in tables the entries
+share, ``cache_modules``, as there can be thousands), and is used only while
+every one still holds the same bytes: the same stamp, or, when the stamp changed (a
+``touch``, a ``git checkout`` that rewrote the file), the same digest. A module deleted
+or changed invalidates exactly the entries that read it. The entry's own file is left
+out: its key covers its bytes. With the index off, entries record none and keys and
+packs are as they were.
 
 Anything unexpected in a pack (not JSON, another format, a wrong key, a malformed
 finding) is ignored and rewritten, never trusted. Packs are written atomically (a temp
@@ -31,7 +41,9 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from xdevlint import __version__
+from xdevlint.analysis.project import enabled as project_index_on
 from xdevlint.config import Config, line_length_for
+from xdevlint.cache_modules import Tables
 from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Import, Span
 
 CACHE_DIR_NAME = ".xdevlint_cache"
@@ -91,10 +103,10 @@ def build_fingerprint() -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 
 
-def content_key(data: bytes, path: str, config_print: str, build: str, dependencies: Sequence[str] = ()) -> str:
-    """The key of one file's result; ``dependencies`` is the project index's hook (see above)."""
+def content_key(data: bytes, path: str, config_print: str, build: str) -> str:
+    """The key of one file's result."""
     digest = hashlib.sha256(data)  # the fastest stdlib hash where the CPU has SHA instructions
-    for part in (os.path.abspath(path), config_print, build, *dependencies):
+    for part in (os.path.abspath(path), config_print, build):
         digest.update(b"\0" + part.encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
@@ -106,23 +118,26 @@ class Cache:
         self.build = build_fingerprint()
         self.directory = Path(directory)
         self.root = self.directory / self.build
+        #: Whether results rest on other project modules (entries record them).
+        self.index = project_index_on()
         self._packs: Dict[str, Dict[str, Entry]] = {}
         self._dirty: Dict[str, Dict[str, Entry]] = {}
         self._configs: Dict[int, Tuple[Config, str]] = {}
+        self.modules = Tables(self.root / "modules")
 
     # -- keys -----------------------------------------------------------------------
 
-    def key(self, data: bytes, path: str, config: Config, dependencies: Sequence[str] = ()) -> str:
-        """``dependencies``: for the whole-project index to come, a digest of the summary of
-        each project module the file imports (none yet: files are checked one by one).
-        The line length fixes keep to (ruff's or black's setting) shapes the fix edits."""
+    def key(self, data: bytes, path: str, config: Config) -> str:
+        """The line length fixes keep to (ruff's or black's setting) shapes the fix edits."""
         settings = f"{self._print(config)}:{line_length_for(path)}"
-        return content_key(data, path, settings, self.build, dependencies)
+        return content_key(data, path, settings, self.build)
 
     def _print(self, config: Config) -> str:
+        """The configuration's fingerprint, and the project index's switch when it is on:
+        runs with it on and off keep entries (and packs) of their own."""
         known = self._configs.get(id(config))
         if known is None or known[0] is not config:
-            known = (config, config_fingerprint(config))
+            known = (config, config_fingerprint(config) + (":project-index" if self.index else ""))
             self._configs[id(config)] = known
         return known[1]
 
@@ -147,7 +162,10 @@ class Cache:
             return None
         if need_edits and not has_edits and any(f.fix is not None for f in findings):
             return None
+        if self.index and not self.modules.hold(entry.get("deps")):
+            return None
         return FileResult(path, findings)
+
 
     def _pack_name(self, absolute: str, config: Config) -> str:
         """One pack per source directory and configuration: runs with other settings (or
@@ -172,16 +190,22 @@ class Cache:
         passed here."""
         absolute = os.path.abspath(path)
         entry: Entry = {"key": key, "edits": edits, "findings": [_entry_of(f) for f in result.findings]}
+        if self.index:
+            recorded = self.modules.record(result.dependencies, absolute)
+            if recorded is None:
+                return  # a module it read changed during the run: the result may be of its old text
+            entry["deps"] = recorded
         name = self._pack_name(absolute, config)
         self._pack(absolute, config)[absolute] = entry
         self._dirty.setdefault(name, {})[absolute] = entry
 
     def save(self) -> None:
         """Write every pack this run changed: merged with the file as it is now, atomically."""
-        if not self._dirty:
+        if not self._dirty and not self.modules.changed:
             return
         try:
             self._prepare()
+            self.modules.save(_write_atomically)  # first: the packs' entries name its tables
             for name, entries in sorted(self._dirty.items()):
                 target = self.root / f"{name}.json"
                 merged = _read_pack(target)

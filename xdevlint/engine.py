@@ -15,7 +15,7 @@ import warnings
 from typing import TYPE_CHECKING, Optional, Sequence, Tuple, Type, Union
 
 from xdevlint.config import Config
-from xdevlint.model import ANALYSIS_ERROR_CODE, Applicability, FileResult, Finding, FixResult, analysis_error
+from xdevlint.model import ANALYSIS_ERROR_CODE, Applicability, Dependencies, FileResult, Finding, FixResult, analysis_error
 from xdevlint.registry import UNUSED_NOQA_CODE, RuleSpec
 from xdevlint.stages.focus import focus
 from xdevlint.stages.scan import Scan
@@ -86,8 +86,8 @@ def _lint_bytes(
         text, _ = decode(data)
     except DecodeError as error:
         return FileResult(path, (analysis_error(path, error.reason, error.line, error.column),), data), None
-    findings, module = _lint(data, text, path, config, rules, prescan, noqa, edits)
-    return FileResult(path, findings, data), module
+    findings, module, read = _lint(data, text, path, config, rules, prescan, noqa, edits)
+    return FileResult(path, findings, data, dependencies=read), module
 
 
 def lint_text(
@@ -106,7 +106,8 @@ def lint_text(
 
     Re-encoding would be wrong: the bytes' coding cookie may name another codec.
     """
-    return FileResult(path, _lint(text, text, path, config, rules, prescan, noqa, edits, tree)[0])
+    findings, _, read = _lint(text, text, path, config, rules, prescan, noqa, edits, tree)
+    return FileResult(path, findings, dependencies=read)
 
 
 def _lint(
@@ -119,7 +120,9 @@ def _lint(
     noqa: bool,
     edits: bool,
     tree: Optional[ast.AST] = None,
-) -> Tuple[Tuple[Finding, ...], Optional["cst.Module"]]:
+) -> Tuple[Tuple[Finding, ...], Optional["cst.Module"], Dependencies]:
+    """The findings, the tree when one was analysed, and the project modules (path, stamp)
+    the gates and the analysis read through the project index."""
     # Tokenizing for comments costs more than the cheap scan: at first only when a
     # comment may concern xdevlint itself (a file-level noqa, an XDV code); a bare or
     # other tool's noqa only matters once there are findings to suppress.
@@ -128,7 +131,7 @@ def _lint(
     early = may_noqa and ("xdevlint" in lowered or "xdv" in lowered)
     found = comments(text) if early else NO_COMMENTS
     if found.file_suppressed:
-        return (), None
+        return (), None, frozenset()
     selected: Rules = config.specs_for(path) if rules is None else rules
     ignored = found.file_codes
     if ignored:  # ``# xdevlint: noqa: XDV101``: as a per-file-ignore, whatever the front end
@@ -139,11 +142,11 @@ def _lint(
     judged = [_code(rule) for rule in selected] if judge else []
     scan = Scan(text, tree, path)
     candidates = [rule for rule in selected if not prescan or _may_apply(rule, scan, config)]
-    if not candidates:
-        return _unused_noqa(path, text, found, [], judged), None
+    if not candidates:  # the gates' answers may rest on what the project supplies
+        return _unused_noqa(path, text, found, [], judged), None, scan.dependencies()
     refused = _python_refuses(scan)
     if refused is not None and refused[3]:
-        return (analysis_error(path, *refused[:3]),), None
+        return (analysis_error(path, *refused[:3]),), None, scan.dependencies()
     from xdevlint.analyser import analyse  # libcst: only for a file some rule's scan keeps
 
     classes = [rule.rule if isinstance(rule, RuleSpec) else rule for rule in candidates]
@@ -151,14 +154,15 @@ def _lint(
     focused = focus(text, scan.index, scan.move_nodes(config.locations)) if not edits and scan.index is not None else None
     if focused is not None:  # a check only: fixes edit the whole file (``stages.focus``)
         parsed = (focused.text, focused.text, focused.tree)
-    findings, module = analyse(*parsed, path, config, classes, refused, edits)
+    findings, module, analysed = analyse(*parsed, path, config, classes, refused, edits)
+    read = scan.dependencies() | analysed
     if not noqa:
-        return tuple(sorted(findings)), module
+        return tuple(sorted(findings)), module, read
     if findings and may_noqa and not early:
         found = comments(text)
     if any(f.code == ANALYSIS_ERROR_CODE for f in findings):
         judged = []  # a file that was not checked proves no noqa unused
-    return _unused_noqa(path, text, found, findings, judged), module
+    return _unused_noqa(path, text, found, findings, judged), module, read
 
 
 def _unused_noqa(path: str, text: str, found: Comments, findings: Sequence[Finding], judged: Sequence[str]) -> Tuple[Finding, ...]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Optional, Tuple
+from typing import TYPE_CHECKING, FrozenSet, Optional, Tuple
 
 if TYPE_CHECKING:  # only fixes hold libcst nodes; reading results must not import it
     import libcst as cst
@@ -90,6 +90,12 @@ class Finding:
         return self.span.column
 
 
+#: A file's (mtime in ns, size) when it was read: what decides whether what was read of it still holds.
+Stamp = Tuple[int, int]
+#: Files (path, stamp) a result rests on besides the checked file itself.
+Dependencies = FrozenSet[Tuple[str, Stamp]]
+
+
 #: Reported for files that could not be read, decoded, parsed or analysed; never
 #: selected away by ``select`` (a file we could not check must not pass silently); only
 #: an explicit ``ignore`` turns it off (``registry.engine_code_selected``).
@@ -107,13 +113,16 @@ class FileResult:
     """What linting one file produced; ``source`` is kept for excerpts and fixing.
 
     After ``--fix``, ``findings`` are those that remain (in the fixed ``source``) and
-    ``fixed`` those whose fixes were applied.
+    ``fixed`` those whose fixes were applied. ``dependencies``: the other project modules
+    whose texts or summaries the findings rest on (the project index's), each with the
+    stamp it had when read: what the result cache checks before serving the result again.
     """
 
     path: str
     findings: Tuple[Finding, ...] = ()
     source: Optional[bytes] = None
     fixed: Tuple[Finding, ...] = ()
+    dependencies: Dependencies = frozenset()
 
 
 @dataclass(frozen=True)

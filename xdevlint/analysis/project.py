@@ -36,7 +36,7 @@ import sys
 import time
 import warnings
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Pattern, Sequence, Set, Tuple, Union
+from typing import Collection, Dict, FrozenSet, Iterable, Iterator, List, Optional, Pattern, Sequence, Set, Tuple, Union
 
 from xdevlint.analysis import names
 from xdevlint.analysis.exports import Context, Exported, summarise
@@ -257,6 +257,21 @@ class Project:
         #: module text the scan's filter read (``_may_bind``).
         self.used: Set[Tuple[str, _Stamp]] = set()
         self.read: Set[Tuple[str, _Stamp]] = set()
+        #: The texts read by each of the filter's searches under way (``_may_bind``,
+        #: ``_names_of``): their memos keep them with the answers, which rest on them.
+        self.reading: List[Set[Tuple[str, _Stamp]]] = []
+
+    def saw(self, texts: Collection[Tuple[str, _Stamp]]) -> None:
+        """The filter read these module texts (path, stamp), or took an answer from its
+        memo that rests on them: so does what this project works out."""
+        self.read.update(texts)
+        for frame in self.reading:
+            frame.update(texts)
+
+    def dependencies(self) -> _Dependencies:
+        """Every module (path, stamp) this project has read a text or summary of: what a
+        result worked out with it rests on (the result cache checks them)."""
+        return frozenset(self.used | self.read)
 
     def find(self, module: str) -> Optional[Tuple[str, bool]]:
         """The file of project module ``module`` and whether it is a package, or None."""
@@ -796,6 +811,11 @@ class Supplied:
         self._names: Set[str] = set()
 
     @property
+    def dependencies(self) -> _Dependencies:
+        """The modules (path, stamp) the answers given so far rest on."""
+        return frozenset() if self._view is None else self._view.project.dependencies()
+
+    @property
     def possible(self) -> bool:
         """Whether the project may supply anything: the index is on and the file imports
         from a module of its project."""
@@ -1039,8 +1059,9 @@ def _word_at(text: str, index: int) -> bool:
 
 
 _TEXTS: Dict[str, _Text] = {}
-#: What ``_may_bind`` answered, by (search roots, (module, name), kind): the answer and its generation.
-_MAY: Dict[Tuple[Tuple[str, ...], Tuple[str, Optional[str]], Union[bool, Locations]], Tuple[bool, int]] = {}
+#: What ``_may_bind`` answered, by (search roots, (module, name), kind): the answer, its
+#: generation, and the module texts (path, stamp) it rests on (a result cache records them).
+_MAY: Dict[Tuple[Tuple[str, ...], Tuple[str, Optional[str]], Union[bool, Locations]], Tuple[bool, int, _Dependencies]] = {}
 
 
 def _text(project: Project, module: str) -> Optional[Tuple[str, _Stamp, _Text]]:
@@ -1067,7 +1088,7 @@ def _text(project: Project, module: str) -> Optional[Tuple[str, _Stamp, _Text]]:
         known.locations[kind] = _spells_location(known.source.lower(), kind) or any(
             _spells_location(body.lower(), kind) for body in known.defs.values()
         )
-    project.read.add((path, stamp))
+    project.saw(((path, stamp),))
     return path, stamp, known
 
 
@@ -1078,8 +1099,10 @@ def _names_of(project: Project, module: str) -> FrozenSet[str]:
     key = (project.roots, module)
     known = _NAMES.get(key)
     if known is not None and known[0] == _GENERATION[0]:
+        project.saw(known[2])
         return known[1]
     generation = _GENERATION[0]
+    project.reading.append(set())
     found: Set[str] = set()
     pending = [module]
     seen: Set[str] = set()
@@ -1094,13 +1117,14 @@ def _names_of(project: Project, module: str) -> FrozenSet[str]:
         found |= facts[2].assigned | facts[2].imported | facts[2].starred | facts[2].defs.keys()
         pending.extend(facts[2].stars)
     names_found = frozenset(found)
+    texts = frozenset(project.reading.pop())
     if generation == _GENERATION[0]:
-        _NAMES[key] = (generation, names_found)
+        _NAMES[key] = (generation, names_found, texts)
     return names_found
 
 
-#: ``_names_of``'s answers, by (search roots, module), with their generation.
-_NAMES: Dict[Tuple[Tuple[str, ...], str], Tuple[int, FrozenSet[str]]] = {}
+#: ``_names_of``'s answers, by (search roots, module), with their generation and the texts read.
+_NAMES: Dict[Tuple[Tuple[str, ...], str], Tuple[int, FrozenSet[str], _Dependencies]] = {}
 
 
 def _may_bind(project: Project, module: str, name: Optional[str], callees: bool) -> bool:
@@ -1115,10 +1139,12 @@ def _may_bind(project: Project, module: str, name: Optional[str], callees: bool)
     parents: Dict[Tuple[str, Optional[str]], Optional[Tuple[str, Optional[str]]]] = {start: None}
     stack = [start]
     visited: List[Tuple[str, Optional[str]]] = []
+    project.reading.append(set())  # what this search reads, kept with its answers
     while stack:
         pair = stack.pop()
         memo = _MAY.get((project.roots, pair, kind))
         if memo is not None and memo[1] == generation:
+            project.saw(memo[2])
             if memo[0]:
                 return _found(project, kind, pair, parents)
             continue
@@ -1133,9 +1159,10 @@ def _may_bind(project: Project, module: str, name: Optional[str], callees: bool)
             if edge not in parents and (edge[1] is None or edge[1] in _names_of(project, edge[0])):
                 parents[edge] = pair
                 stack.append(edge)
+    texts = frozenset(project.reading.pop())
     if generation == _GENERATION[0]:  # no text changed meanwhile
         for pair in visited:  # all that was looked at: none of it may bind
-            _MAY[(project.roots, pair, kind)] = (False, generation)
+            _MAY[(project.roots, pair, kind)] = (False, generation, texts)
     return False
 
 
@@ -1146,8 +1173,9 @@ def _found(
     parents: Dict[Tuple[str, Optional[str]], Optional[Tuple[str, Optional[str]]]],
 ) -> bool:
     """True, remembered for each pair on the way from the start to the one that may bind."""
+    texts = frozenset(project.reading.pop())
     while pair is not None:
-        _MAY[(project.roots, pair, kind)] = (True, _GENERATION[0])
+        _MAY[(project.roots, pair, kind)] = (True, _GENERATION[0], texts)
         pair = parents[pair]
     return True
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, Iterator,
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import TEMP, Locations
+from xdevlint.model import Dependencies
 from xdevlint.stages.scan_lifetime import FACTORY_NAMES, ModuleIndex, temp_may_leak, temp_may_stay
 
 if TYPE_CHECKING:  # the index is imported only when a gate asks what the project supplies
@@ -144,6 +145,11 @@ class Scan:
 
             self._supplied = supplied_to(self.text, self.path, locations) if self.path else NONE_SUPPLIED
         return self._supplied
+
+    def dependencies(self) -> Dependencies:
+        """The project modules (path, stamp) the gates' answers rest on: none unless a gate
+        asked what the project supplies."""
+        return self._supplied.dependencies if self._supplied is not None else frozenset()
 
     def has_location_source(self, locations: Locations) -> bool:
         """Whether the file can give paths the locations a move rule needs (sound):

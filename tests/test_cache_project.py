@@ -1,0 +1,253 @@
+"""The result cache with the project index on: an entry records the project modules its
+result read, and is served only while they hold the same bytes.
+
+Each run here starts with the index's in-process memos emptied (``project.forget``), as a
+new ``xdevlint`` process would; the worker test runs real processes.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any, Dict, List, Set, Tuple
+
+import pytest
+
+import xdevlint.batch
+from xdevlint import batch
+from xdevlint.analysis import project
+from xdevlint.frontends.cli import main
+from tests.fixture_cases import FIXTURES
+from tests.process import run
+
+SHARDS = FIXTURES / "projects" / "shards"
+
+#: Added to the copy of the fixture project: a module moving between two constants of
+#: ``targets`` (both temp: no finding until ``ARCHIVE`` becomes a cache root), two
+#: modules whose constants their text does not show to be locations (the filter says so
+#: once, and the second module's gate is answered from its memo), and a module nobody imports.
+ADDED = {
+    "targets.py": 'SCRATCH = "/tmp/shards"\nARCHIVE = "/tmp/archive"\nSOURCE = "/srv/in"\nTARGET = "/srv/out"\n',
+    "mirror.py": (
+        "import os\n\nfrom .targets import ARCHIVE, SCRATCH\n\n\n"
+        "def mirror(name):\n    os.rename(os.path.join(SCRATCH, name), os.path.join(ARCHIVE, name))\n"
+    ),
+    "sync_a.py": "import os\n\nfrom .targets import SOURCE, TARGET\n\n\ndef sync():\n    os.rename(SOURCE, TARGET)\n",
+    "sync_b.py": "import os\n\nfrom .targets import SOURCE, TARGET\n\n\ndef sync():\n    os.replace(SOURCE, TARGET)\n",
+    "notes.py": 'TITLE = "shards"\n',
+}
+
+Found = Set[Tuple[str, int, str]]
+
+
+@pytest.fixture(autouse=True)
+def index_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(project.SWITCH, "1")
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    root = tmp_path / "shards"
+    shutil.copytree(SHARDS, root)
+    for name, text in ADDED.items():
+        (root / "shards" / name).write_text(text)
+    return root
+
+
+@pytest.fixture
+def checked(monkeypatch: pytest.MonkeyPatch) -> List[str]:
+    """The files the engine really checks (cache misses)."""
+    seen: List[str] = []
+    real = xdevlint.batch.run_task
+
+    def spy(task: Any) -> Any:
+        seen.append(task.path)
+        return real(task)
+
+    monkeypatch.setattr(xdevlint.batch, "run_task", spy)
+    return seen
+
+
+def lint(root: Path, *args: str) -> Found:
+    """One run over the whole project, as a fresh process would make it."""
+    project.forget()
+    out = io.StringIO()
+    code = main(["--format", "json", "--jobs", "1", "--cache-dir", str(root.parent / "cache"), *args, str(root)], stdout=out)
+    assert code in (0, 1)
+    return {(Path(f["path"]).relative_to(root / "shards").as_posix(), f["line"], f["code"]) for f in json.loads(out.getvalue())}
+
+
+def fresh(root: Path) -> Found:
+    return lint(root, "--no-cache")
+
+
+def names(seen: List[str]) -> List[str]:
+    """The checked files, by path below the package."""
+    return sorted(Path(p).as_posix().split("/shards/shards/", 1)[1] for p in seen)
+
+
+def entries(root: Path) -> Dict[str, Any]:
+    found: Dict[str, Any] = {}
+    for pack in (root.parent / "cache").glob("*/*.json"):
+        found.update(json.loads(pack.read_text())["entries"])
+    return {Path(k).relative_to(root / "shards").as_posix(): v for k, v in found.items()}
+
+
+def rows(root: Path, name: str) -> List[List[Any]]:
+    """The modules (path, mtime, size, digest) the entry of ``name`` rests on, from the
+    table its ``deps`` names (``cache_modules``)."""
+    deps = entries(root)[name]["deps"]
+    if not deps:
+        return []
+    table, bits = deps
+    (found,) = (root.parent / "cache").glob(f"*/modules/{table}.json")
+    return [row for n, row in enumerate(json.loads(found.read_text())["rows"]) if int(bits, 16) >> n & 1]
+
+
+def test_a_warm_run_is_served_from_the_cache(tree: Path, checked: List[str]) -> None:
+    first = lint(tree)
+    assert first == fresh(tree)
+    assert not {f for f in first if f[0] == "mirror.py"}  # both ends in temp, as yet
+    checked.clear()
+    assert lint(tree) == first
+    assert checked == []
+    recorded = rows(tree, "mirror.py")
+    assert {os.path.basename(d[0]) for d in recorded} >= {"targets.py"}
+    assert all(d[0] != str(tree / "shards" / "mirror.py") for d in recorded)  # not itself, which the key covers
+    assert rows(tree, "notes.py") == [] and entries(tree)["notes.py"]["deps"] == []
+
+
+def test_editing_an_imported_constant_rechecks_exactly_its_dependants(tree: Path, checked: List[str]) -> None:
+    lint(tree)
+    targets = tree / "shards" / "targets.py"
+    targets.write_text(targets.read_text().replace('ARCHIVE = "/tmp/archive"', 'ARCHIVE = "~/.cache/archive"'))
+    checked.clear()
+    warm = lint(tree)
+    importers = {"targets.py", "mirror.py", "sync_a.py", "sync_b.py"}
+    assert {"targets.py", "mirror.py"} <= set(names(checked)) <= importers
+    assert ("mirror.py", 7, "XDV101") in warm
+    assert warm == fresh(tree)
+
+
+def test_the_filters_answer_from_its_memo_is_a_dependency_too(tree: Path, checked: List[str]) -> None:
+    """``sync_b``'s gate is answered from what the filter learnt of ``targets`` while
+    checking ``sync_a``: its entry must still depend on ``targets``."""
+    first = lint(tree)
+    assert not {f for f in first if f[0].startswith("sync_")}
+    targets = tree / "shards" / "targets.py"
+    targets.write_text(targets.read_text().replace('"/srv/in"', '"/tmp/in"').replace('"/srv/out"', '"/var/cache/out"'))
+    warm = lint(tree)
+    assert {("sync_a.py", 7, "XDV101"), ("sync_b.py", 7, "XDV101")} <= warm
+    assert warm == fresh(tree)
+
+
+def test_editing_a_module_nobody_imports_keeps_the_others_cached(tree: Path, checked: List[str]) -> None:
+    first = lint(tree)
+    (tree / "shards" / "notes.py").write_text('TITLE = "/tmp/shards"\n')
+    checked.clear()
+    assert lint(tree) == first
+    assert names(checked) == ["notes.py"]
+
+
+def test_touching_a_module_keeps_its_dependants_cached_and_records_the_new_stamp(tree: Path, checked: List[str]) -> None:
+    first = lint(tree)
+    targets = tree / "shards" / "targets.py"
+    stat = targets.stat()
+    os.utime(targets, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000_000))
+    checked.clear()
+    assert lint(tree) == first
+    assert checked == []
+    (recorded,) = [d for d in rows(tree, "mirror.py") if d[0] == str(targets)]
+    assert recorded[1] == targets.stat().st_mtime_ns
+
+
+def test_deleting_an_imported_module_rechecks_its_dependants(tree: Path, checked: List[str]) -> None:
+    first = lint(tree)
+    assert ("worker.py", 12, "XDV101") in first  # ``swap`` is an alias from ``compat``
+    (tree / "shards" / "compat.py").unlink()
+    checked.clear()
+    warm = lint(tree)
+    assert {"worker.py", "io/deep/publish.py"} <= set(names(checked))
+    assert ("worker.py", 12, "XDV101") not in warm
+    assert warm == fresh(tree)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda deps: "garbage",
+        lambda deps: [["/nowhere.py", 1, 1, "digest"]],
+        lambda deps: ["0" * 32, deps[1]],
+        lambda deps: [deps[0], "f" * 4096],
+        lambda deps: [deps[0], "not hex"],
+        lambda deps: [deps[0], "0"],
+        None,  # no record at all
+    ],
+    ids=["not-a-list", "rows-inline", "unknown-table", "rows-beyond-the-table", "not-hex", "no-rows", "missing"],
+)
+def test_a_malformed_dependency_record_is_ignored_and_rewritten(tree: Path, checked: List[str], damage: Any) -> None:
+    first = lint(tree)
+    (pack,) = [p for p in (tree.parent / "cache").glob("*/*.json") if str(tree / "shards" / "mirror.py") in p.read_text()]
+    data = json.loads(pack.read_text())
+    entry = data["entries"][str(tree / "shards" / "mirror.py")]
+    good = rows(tree, "mirror.py")
+    if damage is None:
+        del entry["deps"]
+    else:
+        entry["deps"] = damage(entry["deps"])
+    pack.write_text(json.dumps(data))
+    checked.clear()
+    assert lint(tree) == first
+    assert names(checked) == ["mirror.py"]
+    assert rows(tree, "mirror.py") == good
+    checked.clear()
+    assert lint(tree) == first and checked == []
+
+
+@pytest.mark.parametrize("damage", ["not json", json.dumps({"format": 1, "rows": [["/x.py", "1", 2, "d"]]}), ""])
+def test_a_malformed_table_is_not_trusted(tree: Path, checked: List[str], damage: str) -> None:
+    first = lint(tree)
+    (table,) = (tree.parent / "cache").glob("*/modules/*.json")
+    users = sorted(name for name, entry in entries(tree).items() if entry["deps"])
+    table.write_text(damage)
+    checked.clear()
+    assert lint(tree) == first
+    assert names(checked) == users  # every entry that named it, and no other
+    checked.clear()
+    assert lint(tree) == first and checked == []
+
+
+def test_runs_with_the_index_off_keep_entries_of_their_own(tree: Path, checked: List[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    on = lint(tree)
+    monkeypatch.setenv(project.SWITCH, "0")
+    off = lint(tree)
+    assert off != on  # the index finds more, and some of what the file alone gets wrong
+    checked.clear()
+    assert lint(tree) == off
+    monkeypatch.setenv(project.SWITCH, "1")
+    assert lint(tree) == on
+    assert checked == []
+
+
+def test_workers_pass_the_dependencies_back(tree: Path) -> None:
+    """Enough files for ``--jobs 2`` to start workers at once: their results' dependencies
+    reach the cache, so an edit of ``targets`` shows on the warm run."""
+    for n in range(20):
+        (tree / "shards" / f"filler_{n:02}.py").write_text(f"import os\n\n\ndef f{n}(a, b):\n    os.rename(a, b)\n")
+    environment = {project.SWITCH: "1", batch.POOL_AFTER_HOOK: "0"}
+    arguments = ("--format", "json", "--jobs", "2", "--cache-dir", str(tree.parent / "cache"), ".")
+
+    def report() -> Set[Tuple[str, int, str]]:
+        completed = run(*arguments, cwd=tree, env=environment)
+        assert completed.returncode in (0, 1), completed.stderr
+        return {(os.path.basename(f["path"]), f["line"], f["code"]) for f in json.loads(completed.stdout)}
+
+    first = report()
+    assert rows(tree, "mirror.py") and entries(tree)["filler_00.py"]["deps"] == []
+    targets = tree / "shards" / "targets.py"
+    targets.write_text(targets.read_text().replace('ARCHIVE = "/tmp/archive"', 'ARCHIVE = "~/.cache/archive"'))
+    second = report()
+    assert second - first == {("mirror.py", 7, "XDV101")}
