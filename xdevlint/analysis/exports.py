@@ -85,6 +85,7 @@ class Exported:
     moves: Tuple[ExportedMove, ...] = ()
     moves_away: FrozenSet[str] = frozenset()  # parameters a consuming move takes away (``shutil.move``)
     removes: FrozenSet[str] = frozenset()
+    raises: bool = False  # every call ends in an exception or an exit (``fail(msg)``)
 
     @property
     def name(self) -> str:
@@ -95,6 +96,7 @@ class Exported:
         """Nothing a caller needs: the index treats the function as unknown."""
         return not (
             self.returns_temp or self.returns_locations or self.returns_param or self.moves or self.moves_away or self.removes
+            or self.raises
         )
 
     @property
@@ -162,7 +164,54 @@ def summarise(node: ast.FunctionDef, qualified: str, where: str, context: Contex
         moves=tuple(body.moves),
         moves_away=frozenset(body.moved),
         removes=frozenset(body.removed),
+        raises=_always_raises(node, context),
     )
+
+
+#: Calls that never return: they exit the process or fail the test.
+EXITS = frozenset(
+    {"sys.exit", "os._exit", "os.abort", "builtins.exit", "builtins.quit", "pytest.fail", "pytest.skip", "pytest.exit", "pytest.xfail"}
+)
+
+
+def _always_raises(node: ast.FunctionDef, context: Context) -> bool:
+    """Whether every call of ``node`` ends in an exception or an exit: it says so
+    (``-> NoReturn``), or it never returns and its body raises on every path."""
+    returns = node.returns
+    if returns is not None and ast.unparse(returns).rsplit(".", 1)[-1].strip("'\"") in ("NoReturn", "Never"):
+        return True
+    stack: List[ast.AST] = list(node.body)
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (ast.Return, ast.Yield, ast.YieldFrom)):
+            return False
+        if not isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(current))
+    return _block_raises(node.body, context)
+
+
+def _block_raises(statements: List[ast.stmt], context: Context) -> bool:
+    for statement in statements:
+        if isinstance(statement, ast.Raise):
+            return True
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+            callee = context.qualified(statement.value.func)
+            if callee in EXITS:
+                return True
+            exported = context.function(callee) if callee is not None else None
+            if exported is not None and exported.raises:
+                return True
+        if isinstance(statement, ast.If) and statement.orelse:
+            if _block_raises(statement.body, context) and _block_raises(statement.orelse, context):
+                return True
+        if isinstance(statement, (ast.With, ast.AsyncWith)) and _block_raises(statement.body, context):
+            return True
+        if isinstance(statement, ast.Try):
+            if _block_raises(statement.finalbody, context):
+                return True
+            if _block_raises(statement.body, context) and all(_block_raises(h.body, context) for h in statement.handlers):
+                return True
+    return False
 
 
 def _returns(node: ast.FunctionDef) -> Iterable[ast.Return]:

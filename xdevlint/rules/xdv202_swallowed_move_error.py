@@ -292,6 +292,8 @@ class SwallowedMoveError(Rule):
         definitions = self.definitions(call)
         if definitions and (all(self.always_raises(d) for d in definitions) or any(self.falls_back(d) for d in definitions)):
             return True
+        if self.exported_raises(call):
+            return True
         if name in _QUIET_LOG_METHODS:
             return False  # whatever it is given, it goes nowhere anyone reads
         if name == "log" and call.args and _quiet_level(call.args[0].value):
@@ -344,6 +346,11 @@ class SwallowedMoveError(Rule):
                     self._by_name.setdefault(node.name.value, []).append(node)
         return self._by_name.get(call.func.attr.value, [])
 
+    def exported_raises(self, call: cst.Call) -> bool:
+        """Whether ``call`` can only be functions of other project modules that always raise."""
+        exports = self.value_of(call.func).exports
+        return bool(exports) and all(e.raises for e in exports)
+
     def always_raises(self, function: cst.FunctionDef) -> bool:
         """Whether every call of ``function`` ends in an exception or an exit: it says so
         (``-> NoReturn``), or it has no ``return`` and its body raises on every path."""
@@ -373,7 +380,7 @@ class SwallowedMoveError(Rule):
             if self.value_of(call.func).callees & _EXIT_FUNCTIONS:
                 return True
             definitions = self.definitions(call)
-            return bool(definitions) and all(self.always_raises(d) for d in definitions)
+            return bool(definitions) and all(self.always_raises(d) for d in definitions) or self.exported_raises(call)
         if isinstance(statement, cst.If):
             other = statement.orelse
             if other is None:
