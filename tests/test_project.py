@@ -237,3 +237,49 @@ def test_with_the_index_on_a_cached_result_sees_a_changed_import(tmp_path: Path)
     table, bits = entry["deps"]  # a table of modules, and the rows of those it rests on
     (rows,) = (json.loads(t.read_text())["rows"] for t in cache.glob(f"*/modules/{table}.json"))
     assert str(cycle) in {row[0] for n, row in enumerate(rows) if int(bits, 16) >> n & 1}
+
+
+def _project_of(tmp_path: Path, files: dict) -> project.Project:
+    (tmp_path / "setup.cfg").write_text("")
+    for relative, text in files.items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text)
+    project.forget()
+    view = project.view_for(str(tmp_path / "pkg" / "__init__.py"), DEFAULT)
+    assert view is not None
+    return view.project
+
+
+def test_a_closure_none_of_whose_texts_is_marked_is_ruled_out_and_a_marked_one_is_not(tmp_path: Path) -> None:
+    """``_may_supply``: a mark two imports away (a star import, then a library alias)
+    keeps the module that starts the chain; a chain with no mark rules out every name."""
+    proj = _project_of(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/a.py": "from .b import go\nY = go\n",
+        "pkg/b.py": "from .c import *\n",
+        "pkg/c.py": "from os import replace as go\n",
+        "pkg/d.py": "from .e import Z\nW = Z\n",
+        "pkg/e.py": "import os\nZ = os.path.join('a', 'b')\n",
+    })
+    assert project._may_supply(proj, "pkg.a", True)
+    assert project._may_bind(proj, "pkg.a", "Y", True)
+    assert not project._may_supply(proj, "pkg.d", True)
+    assert not project._may_bind(proj, "pkg.d", "W", True)
+    # The answer of no is remembered for every module the walk reached.
+    assert project._SUPPLY[(proj.roots, "pkg.e", True)][0] is False
+
+
+@pytest.mark.parametrize(
+    ("text", "marked"),
+    [
+        ("from pkg.link import Link\n", False),  # a module called link, not an alias
+        ("import os\nswap = os.link\n", True),
+        ("from os import link\n", True),
+        ("from os import *\n", True),  # binds link without spelling it
+        ("import os\nos.link('a', 'b')\n", False),  # a call makes no alias
+    ],
+)
+def test_a_text_is_marked_for_callees_only_where_it_may_bind_an_alias(tmp_path: Path, text: str, marked: bool) -> None:
+    proj = _project_of(tmp_path, {"pkg/__init__.py": "", "pkg/m.py": text})
+    facts = project._text(proj, "pkg.m")
+    assert facts is not None and facts[2].marked(True) is marked
