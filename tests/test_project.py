@@ -182,6 +182,18 @@ _SHAPES = {
     "pkg/starred.py": "from os import *\n",  # binds rename without spelling it
     "pkg/paths.py": "import os\nBASE = os.environ.get('XDG_CACHE_HOME', '/var/cache')\nSTAGE = '/tmp' + '/stage'\n",
     "pkg/again.py": "from .compat import swap as _s\nfrom . import paths as _p\nMOVE = _s\nROOT = _p.BASE\n",
+    # Functions that rename their parameters: by an alias of os, by a Path method, through a chain.
+    "pkg/helpers.py": (
+        "import os as _os\n"
+        "from pathlib import Path\n"
+        "def publish(src, dst):\n"
+        "    _os.replace(src, dst)\n"
+        "def install(src: Path, dst):\n"
+        "    src.replace(str(dst))\n"
+        "def relay(a, b):\n"
+        "    publish(a, b)\n"
+    ),
+    "pkg/more.py": "from .helpers import relay\ndef forward(x, y):\n    relay(x, y)\n",
 }
 _USERS = {
     "read_off": "import pkg.compat as c\nfrom pkg import paths\ndef f(name):\n    c.swap(paths.STAGE + name, paths.BASE)\n",
@@ -189,14 +201,18 @@ _USERS = {
     "library_star": "from pkg.starred import rename\nfrom pkg.paths import STAGE, BASE\ndef f(name):\n    rename(STAGE + name, BASE)\n",
     "re_export": "import pkg.again\nfrom pkg import paths\ndef f(name):\n    pkg.again.MOVE(paths.STAGE + name, pkg.again.ROOT)\n",
     "chained": "from pkg.compat import first as go\nfrom pkg import paths\ndef f(name):\n    go(paths.STAGE + name, paths.BASE)\n",
+    "helper": "from pkg.helpers import publish\nfrom pkg import paths\ndef f(name):\n    publish(paths.STAGE + name, paths.BASE)\n",
+    "path_helper": "from pkg import helpers, paths\nfrom pathlib import Path\ndef f(name):\n    helpers.install(Path(paths.STAGE) / name, paths.BASE)\n",
+    "helper_chain": "from pkg.more import forward\nfrom pkg import paths\ndef f(name):\n    forward(paths.STAGE + name, paths.BASE)\n",
 }
 
 
 @pytest.mark.parametrize("shape", sorted(_USERS))
 def test_the_scan_keeps_what_the_index_finds_through_each_shape(shape: str, tmp_path: Path) -> None:
     """A module read off, a module used as a value, a library star import, a multi-line
-    alias, a chained assignment and a re-export through another module: linting with the
-    index finds the move, and the cheap scan (cold, as in a fresh process) keeps it."""
+    alias, a chained assignment, a re-export through another module, and functions that
+    rename (by an alias of ``os``, a ``Path`` method, a chain of two modules): linting
+    with the index finds the move, and the cheap scan (cold, as in a fresh process) keeps it."""
     (tmp_path / "setup.cfg").write_text("")
     for relative, text in {**_SHAPES, f"pkg/{shape}.py": _USERS[shape]}.items():
         (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)

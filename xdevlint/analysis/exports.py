@@ -102,7 +102,7 @@ class Exported:
     @property
     def scanned(self) -> FrozenSet[str]:
         """The library functions a call of it stands for, to the scan's gates."""
-        found = {m.function for m in self.moves}
+        found = {f"pathlib.{m.function}" if m.function.startswith("Path.") else m.function for m in self.moves}
         if self.returns_temp:
             found.add("tempfile.mkdtemp" if self.returns_temp == DIRECTORY else "tempfile.mkstemp")
         return frozenset(found)

@@ -30,6 +30,7 @@ same-module name, the name's own pattern (``TMP_DIR = compute()`` is a temp).
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 import os
 import sys
@@ -59,6 +60,7 @@ ROOT_MARKERS = ("pyproject.toml", "setup.cfg", ".git")
 #: Directories that hold installed code: the index never looks for modules in them.
 _INSTALLED = frozenset({"site-packages", "dist-packages"})
 _STDLIB: FrozenSet[str] = frozenset(getattr(sys, "stdlib_module_names", ())) | {"builtins", "os", "posixpath", "ntpath"}
+_BUILTINS = frozenset(dir(builtins))
 #: Nested constants and alias chains longer than this are not followed (a guard, not a limit real code meets).
 _DEPTH = 20
 
@@ -538,8 +540,11 @@ class _Evaluator:
     def qualified_anywhere(self, node: ast.expr) -> Optional[str]:
         """``qualified``, and for a name the module binds with ``def``, its own absolute name."""
         found = self.qualified(node)
-        if found is None and isinstance(node, ast.Name) and node.id in self.summary.functions:
-            return f"{self.summary.module}.{node.id}"
+        if found is None and isinstance(node, ast.Name):
+            if node.id in self.summary.functions:
+                return f"{self.summary.module}.{node.id}"
+            if node.id in _BUILTINS and node.id not in self.summary.bindings:
+                return f"builtins.{node.id}"  # ``str(path)``
         return found
 
     def ev(self, node: ast.expr) -> Resolved:
@@ -730,6 +735,16 @@ _CALLEE_WORDS = "|".join(sorted({re.escape(q.rsplit(".", 1)[1]) for q in _SCANNE
 #: ``from pkg.link import Link`` names a module, not an alias.
 _ALIAS_READ = re.compile(rf"\.\s*(?:{_CALLEE_WORDS})\b(?![ \t]*(?:[(.]|import\b))")
 _CALLEE_WORD = re.compile(rf"\b(?:{_CALLEE_WORDS})\b")
+#: What a function's text spells when ``exports`` may find it renaming or returning a temp
+#: (``Exported.scanned``): a rename by ``os``'s name (or an alias holding ``os``), a
+#: ``Path`` method's one-argument call or its unbound form, or a temp factory's name.
+#: Broader spellings only cost time; ``str.replace(old, new)`` is what this keeps out.
+_HELPER_CALL = re.compile(
+    r"\b(?:renames?|hardlink_to|mkstemp|mkdtemp|mktemp)\b"
+    r"|os\w*\s*\.\s*(?:replace|link)\b"
+    r"|\.\s*replace\s*\((?:[^,()]|\([^()]*\))*\)"
+    r"|[Pp]ath\w*\s*\.\s*replace\b"
+)
 _TEMP_DIR_WORD = re.compile("|".join(sorted(re.escape(q.rsplit(".", 1)[1]) for q in names.TEMP_DIR_ATTRIBUTES)))
 #: Modules whose star import binds a scanned function (``from os import *`` binds rename).
 _STAR_SOURCES = frozenset(q.rpartition(".")[0] for q in _SCANNED_CALLEES if q in names.KNOWN_NAMES)
@@ -954,7 +969,7 @@ class _Text:
         self.stamp = stamp
         self.source = source
         self.defs = defs
-        self.helpers = frozenset(name for name, body in defs.items() if _CALLEE_WORD.search(body))
+        self.helpers = frozenset(name for name, body in defs.items() if _HELPER_CALL.search(body))
         self.locations: Dict[Locations, bool] = {}
         self.statements: Dict[str, List[str]] = {}
         self._starts: Optional[Dict[str, List[int]]] = None
