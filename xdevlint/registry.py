@@ -54,7 +54,7 @@ def _may_move(scan: Scan, locations: Locations) -> bool:
     supplied = scan.supplied(locations)  # each of its parts is worked out when asked, so cheapest first
     if not supplied.possible:
         return False  # the file alone has said no
-    if not supplied.callees & _MOVES and not scan.has_move_call():
+    if not scan.has_move_call() and not supplied.callees & _MOVES:
         return False
     if scan.contains_any(locations.scan_tokens()) and scan.has_location_source(locations):
         return True

@@ -370,6 +370,12 @@ class Project:
         """What ``name`` is at the end of ``summary``'s module (the union of its bindings)."""
         key = (summary.module, name)
         known = self._bindings.get(key)
+        if known is None:
+            # Another file's project may have worked it out (a helper's summary, with the
+            # chain of helpers it calls): shared while the modules it rests on are unchanged.
+            shared = _BINDINGS.get((self.roots, self.locations, summary.path, name))
+            if shared is not None and all(self.stamp(path) == stamp for path, stamp in shared[1]):
+                self._bindings[key] = known = shared
         if known is not None:
             self._note(known[1])
             return known[0]
@@ -384,6 +390,8 @@ class Project:
             deps = self._deps.pop()
             self._pending.discard(key)
         self._bindings[key] = (found, frozenset(deps))
+        if not self.truncated:
+            _BINDINGS[(self.roots, self.locations, summary.path, name)] = self._bindings[key]
         self._note(deps)
         return found
 
@@ -481,11 +489,14 @@ _SUMMARIES: Dict[str, Tuple[_Stamp, str, Optional[Summary]]] = {}
 #: What each name resolved to, by (search roots, locations, qualified name), with the
 #: summaries (path, stamp) the answer rests on.
 _RESOLVED: Dict[Tuple[Tuple[str, ...], Locations, str], Tuple[Optional[Resolved], _Dependencies]] = {}
+#: What each module-level name of a summarised module is, by (search roots, locations,
+#: module path, name), with the summaries it rests on: ``Project.binding``'s answers.
+_BINDINGS: Dict[Tuple[Tuple[str, ...], Locations, str, str], Tuple[Optional[Resolved], _Dependencies]] = {}
 
 
 def forget() -> None:
     """Drop everything this process remembers of project modules (for tests: a cold run)."""
-    for memo in (_FILES, _SUMMARIES, _RESOLVED, _TEXTS, _MAY, _NAMES, _SUPPLY, _ROOTS):
+    for memo in (_FILES, _SUMMARIES, _RESOLVED, _BINDINGS, _TEXTS, _MAY, _NAMES, _SUPPLY, _ROOTS):
         memo.clear()
 
 
