@@ -145,7 +145,8 @@ def summarise(node: ast.FunctionDef, qualified: str, where: str, context: Contex
     keyword_only = tuple(a.arg for a in args.kwonlyargs)
     paths = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation is not None and "Path" in ast.dump(a.annotation)}
     body = _Body(set(positional) | set(keyword_only), paths, context)
-    for _ in range(2):  # a name used before the statement that binds it, in a loop
+    loops = any(isinstance(n, (ast.For, ast.AsyncFor, ast.While)) for n in ast.walk(node))
+    for _ in range(2 if loops else 1):  # a loop may use a name before the statement that binds it
         for statement in node.body:
             body.statement(statement)
     returned = [body.ev(r.value) if r.value is not None else _UNKNOWN for r in _returns(node)]
@@ -320,7 +321,9 @@ class _Body:
             elif method in names.CLEANUP_METHODS:
                 self.take(receiver, self.removed)
             return
-        exported = self.context.function(callee) if callee is not None else None
+        if callee is None or not any(self.ev(a).param is not None for a in (*args, *(k.value for k in call.keywords))):
+            return  # a helper it calls can move or remove nothing of its callers' then
+        exported = self.context.function(callee)
         if exported is None:
             return
         bound = self.arguments(exported, call)

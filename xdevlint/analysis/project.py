@@ -780,6 +780,8 @@ _FROM_IMPORT = re.compile(
 _IMPORT = re.compile(r"import[ \t]+(?P<names>(?:[^\n\\;]|\\.)*)")
 _NAME = re.compile(r"[\w.*]+(?:\s+as\s+\w+)?")
 _WORD = re.compile(r"[^\W\d]\w*")  # identifiers
+#: The first name of each call's dotted callee (``helpers`` of ``helpers.publish(...)``).
+_CALLED = re.compile(r"([^\W\d]\w*)(?:\s*\.\s*[^\W\d]\w*)*\s*\(")
 _READ = re.compile(r"\.\s*([^\W\d]\w*)")  # attributes read
 
 #: What an import brings: (module, the name imported from it or None for the module
@@ -1081,12 +1083,15 @@ class _Text:
         body = self.defs.get(name)
         if body is not None:
             hit = hit or (name in self.helpers if location is None else _spells_location(body.lower(), location))
-        for statement in (*self.statements_of(name), *((body,) if body is not None else ())):
+        texts = [(statement, _WORD) for statement in self.statements_of(name)]
+        if body is not None:
+            texts.append((body, _CALLED))  # a function supplies what it calls, not every name it spells
+        for statement, spelled in texts:
             if location is None:
                 hit = hit or _ALIAS_READ.search(statement) is not None
             else:
                 hit = hit or _spells_location(statement.lower(), location)
-            for word in set(_WORD.findall(statement)):
+            for word in set(spelled.findall(statement)):
                 if word != name:
                     edges.append((self.module, word))
                     edges.extend((star, word) for star in self.stars)
