@@ -8,6 +8,8 @@ here each kind of summary is checked on its own, and on small projects made for 
 
 from __future__ import annotations
 
+import json
+import shutil
 import textwrap
 from pathlib import Path
 from typing import Dict, List, Tuple
@@ -20,6 +22,7 @@ from xdevlint.analysis.locations import DEFAULT
 from xdevlint.config import Config
 from xdevlint.engine import lint_source
 from tests.fixture_cases import FIXTURES
+from tests.process import run
 
 PACKAGE = FIXTURES / "projects" / "shards" / "shards"
 
@@ -189,3 +192,26 @@ def test_well_known_library_constants_are_locations_without_the_index(tmp_path: 
             os.replace(tmp, os.path.join(constants.HF_XET_CACHE, name))
         """))
     assert [code for _, code in _codes(path)].count("XDV101") == 2
+
+
+def _cli_codes(root: Path, *options: str, env: Dict[str, str]) -> List[Tuple[int, str]]:
+    completed = run("--no-cache", "--format", "json", *options, "shards/jobs.py", cwd=root, env=env)
+    assert completed.returncode in (0, 1), completed.stderr
+    return sorted((f["line"], f["code"]) for f in json.loads(completed.stdout))
+
+
+def test_the_configuration_and_the_command_line_turn_the_index_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(project.SWITCH)
+    root = tmp_path / "shards"
+    shutil.copytree(FIXTURES / "projects" / "shards", root)
+    off = [(22, "XDV203"), (27, "XDV203"), (35, "XDV203"), (40, "XDV203")]
+    on = [(12, "XDV201"), (13, "XDV101"), (22, "XDV201"), (23, "XDV101"), (35, "XDV203"), (40, "XDV201"), (41, "XDV101")]
+    assert _cli_codes(root, env={}) == off  # off by default
+    assert _cli_codes(root, "--project-index", env={}) == on
+    (root / "pyproject.toml").write_text("[tool.xdevlint]\nproject-index = true\n")
+    assert _cli_codes(root, env={}) == on
+    assert _cli_codes(root, "--no-project-index", env={}) == off
+    assert _cli_codes(root, env={project.SWITCH: "0"}) == off  # the environment overrides every configuration
+    (root / "pyproject.toml").write_text("[tool.xdevlint]\nproject-index = 1\n")
+    completed = run("shards/jobs.py", cwd=root, env={})
+    assert completed.returncode == 2 and "project-index" in completed.stderr and "true or false" in completed.stderr

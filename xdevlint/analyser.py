@@ -53,7 +53,7 @@ def analyse(
     view: Optional[FileView] = None
     try:
         with remembering():  # the providers and the rules walk the same tree
-            view = view_for(path, config.locations)
+            view = view_for(path, config.locations, config.project_index)
             wrapper = Wrapper(module, {ProvenanceProvider: Setting(config.locations, view)})
             run_rules(wrapper, visitors)
     except RecursionError:

@@ -118,8 +118,6 @@ class Cache:
         self.build = build_fingerprint()
         self.directory = Path(directory)
         self.root = self.directory / self.build
-        #: Whether results rest on other project modules (entries record them).
-        self.index = project_index_on()
         self._packs: Dict[str, Dict[str, Entry]] = {}
         self._dirty: Dict[str, Dict[str, Entry]] = {}
         self._configs: Dict[int, Tuple[Config, str]] = {}
@@ -137,7 +135,7 @@ class Cache:
         runs with it on and off keep entries (and packs) of their own."""
         known = self._configs.get(id(config))
         if known is None or known[0] is not config:
-            known = (config, config_fingerprint(config) + (":project-index" if self.index else ""))
+            known = (config, config_fingerprint(config) + (":project-index" if project_index_on(config.project_index) else ""))
             self._configs[id(config)] = known
         return known[1]
 
@@ -162,7 +160,7 @@ class Cache:
             return None
         if need_edits and not has_edits and any(f.fix is not None for f in findings):
             return None
-        if self.index and not self.modules.hold(entry.get("deps")):
+        if project_index_on(config.project_index) and not self.modules.hold(entry.get("deps")):
             return None
         return FileResult(path, findings)
 
@@ -190,7 +188,7 @@ class Cache:
         passed here."""
         absolute = os.path.abspath(path)
         entry: Entry = {"key": key, "edits": edits, "findings": [_entry_of(f) for f in result.findings]}
-        if self.index:
+        if project_index_on(config.project_index):
             recorded = self.modules.record(result.dependencies, absolute)
             if recorded is None:
                 return  # a module it read changed during the run: the result may be of its old text

@@ -33,7 +33,7 @@ DEFAULT_EXCLUDE: Tuple[str, ...] = (
 DEFAULT_MOVE_FUNCTION = "shutil.move"
 LOCATION_KEYS = ("env", "names", "paths", "calls")
 _LIST_KEYS = ("select", "ignore", "extend-select", "extend-ignore", "exclude", "extend-exclude")
-_BOOL_KEYS = ("move-function-atomic", "respect-gitignore")
+_BOOL_KEYS = ("move-function-atomic", "respect-gitignore", "project-index")
 ALLOWED_KEYS = (*_LIST_KEYS, "per-file-ignores", "move-function", *_BOOL_KEYS, "locations")
 
 
@@ -62,6 +62,8 @@ class Config:
     move_function_atomic: bool = False
     #: Skip files that .gitignore, .git/info/exclude or git's global excludes ignore.
     respect_gitignore: bool = True
+    #: Follow names into the other modules of the project (``analysis.project``).
+    project_index: bool = False
     locations: Locations = field(default_factory=Locations)
 
     @property

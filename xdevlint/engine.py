@@ -140,7 +140,7 @@ def _lint(
     # a front end that applies them itself (flake8) reports unused ones itself.
     judge = noqa and bool(found.noqa) and config.reports(UNUSED_NOQA_CODE, path) and not UNUSED_NOQA_CODE.startswith(ignored)
     judged = [_code(rule) for rule in selected] if judge else []
-    scan = Scan(text, tree, path)
+    scan = Scan(text, tree, path, config.project_index)
     candidates = [rule for rule in selected if not prescan or _may_apply(rule, scan, config)]
     if not candidates:  # the gates' answers may rest on what the project supplies
         return _unused_noqa(path, text, found, [], judged), None, scan.dependencies()

@@ -43,16 +43,19 @@ from xdevlint.analysis import names
 from xdevlint.analysis.exports import Context, Exported, summarise
 from xdevlint.analysis.locations import TEMP, Locations, literal_fragment
 
-#: ``XDEVLINT_PROJECT_INDEX=1`` turns the index on. Off by default until it meets its cost
+#: ``project-index = true`` (``--project-index``) turns the index on; the environment's
+#: ``XDEVLINT_PROJECT_INDEX=1`` or ``=0`` overrides every configuration (benchmarks, tests). Off by default until it meets its cost
 #: target (+15%): ``bench/project_index.py --repeat 2`` measured +101% CPU on the ecosystem
 #: corpus (14.5 s -> 29.0 s; +132% before the filter's marks) and +13% on the stdlib;
 #: with it off, no gate or analysis looks past the file.
 SWITCH = "XDEVLINT_PROJECT_INDEX"
 
 
-def enabled() -> bool:
-    """Whether the index is switched on for this process."""
-    return os.environ.get(SWITCH) == "1"
+def enabled(configured: bool = False) -> bool:
+    """Whether the index is on: as the environment's switch says when it is set, else as
+    the configuration (``configured``) says."""
+    switch = os.environ.get(SWITCH)
+    return switch == "1" if switch in ("0", "1") else configured
 
 
 #: Files whose presence marks a project root.
@@ -717,10 +720,11 @@ class FileView:
         return found
 
 
-def view_for(path: str, locations: Locations) -> Optional[FileView]:
+def view_for(path: str, locations: Locations, configured: bool = False) -> Optional[FileView]:
     """The index for the file ``path``, or None when it has no project to look in (a file
-    that is not on disk, or one installed in site-packages) or the index is switched off."""
-    if not path or not enabled() or not os.path.isfile(path):
+    that is not on disk, or one installed in site-packages) or the index is off
+    (``configured``: the configuration's ``project-index``, see ``enabled``)."""
+    if not path or not enabled(configured) or not os.path.isfile(path):
         return None
     _sweep()
     search, module, is_package = top_package(path)
@@ -940,14 +944,14 @@ class Supplied:
 NONE_SUPPLIED = Supplied()
 
 
-def supplied_to(text: str, path: str, locations: Locations) -> Supplied:
+def supplied_to(text: str, path: str, locations: Locations, configured: bool = False) -> Supplied:
     """What the names ``text`` (the file ``path``) imports from project modules may be,
     as far as the scan cares (see ``Supplied``). Cheap first: a project module is
     summarised only when its text, or that of a project module it imports, may bind a
     scanned function or a location (``_may_bind``)."""
     if "import" not in text:
         return NONE_SUPPLIED
-    view = view_for(path, locations)
+    view = view_for(path, locations, configured)
     if view is None:
         return NONE_SUPPLIED
     imports = _imports(text, view.package, view.project)

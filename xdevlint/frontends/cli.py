@@ -85,6 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--respect-gitignore", action=argparse.BooleanOptionalAction, default=None,
         help="skip files git ignores (.gitignore, .git/info/exclude, global excludes; default: on)",
     )
+    parser.add_argument(
+        "--project-index", action=argparse.BooleanOptionalAction, default=None,
+        help="follow names, helpers and constants into the project's other modules (default: off)",
+    )
     parser.add_argument("--force-exclude", action="store_true", help="apply excludes to paths given by name, too (for pre-commit)")
     parser.add_argument(
         "--output-format", "--format", dest="format", choices=FORMATS, default="text", help="output format (default: text)"
@@ -144,6 +148,8 @@ def _overrides(args: argparse.Namespace) -> Dict[str, Any]:
             overrides[option] = tuple(value)
     if args.respect_gitignore is not None:
         overrides["respect_gitignore"] = args.respect_gitignore
+    if args.project_index is not None:
+        overrides["project_index"] = args.project_index
     for option in ("exclude", "extend_exclude"):
         value = getattr(args, option)
         if value is not None:

@@ -31,11 +31,13 @@ _PATH_CLASS_NAMES = {q.rsplit(".", 1)[1] for q in names.PATH_CLASSES}
 class Scan:
     """One file's text with the facts rules ask about, each computed at most once."""
 
-    def __init__(self, text: str, tree: Optional[ast.AST] = None, path: str = "") -> None:
+    def __init__(self, text: str, tree: Optional[ast.AST] = None, path: str = "", project_index: bool = False) -> None:
         """``tree``: the stdlib AST of ``text`` when the caller has it (flake8 does);
-        ``path``: the file's, for the names it imports from its project (none without)."""
+        ``path``: the file's, for the names it imports from its project (none without);
+        ``project_index``: the configuration's ``project-index``."""
         self.text = text
         self.path = path
+        self.project_index = project_index
         self._supplied: Optional[Supplied] = None
         self._lowered: Optional[str] = None
         self._tree: Optional[ast.AST] = tree
@@ -143,7 +145,7 @@ class Scan:
         if self._supplied is None:
             from xdevlint.analysis.project import NONE_SUPPLIED, supplied_to
 
-            self._supplied = supplied_to(self.text, self.path, locations) if self.path else NONE_SUPPLIED
+            self._supplied = supplied_to(self.text, self.path, locations, self.project_index) if self.path else NONE_SUPPLIED
         return self._supplied
 
     def dependencies(self) -> Dependencies:
