@@ -44,10 +44,11 @@ from xdevlint.analysis.exports import Context, Exported, summarise
 from xdevlint.analysis.locations import TEMP, Locations, literal_fragment
 
 #: ``project-index = true`` (``--project-index``) turns the index on; the environment's
-#: ``XDEVLINT_PROJECT_INDEX=1`` or ``=0`` overrides every configuration (benchmarks, tests). Off by default until it meets its cost
-#: target (+15%): ``bench/project_index.py --repeat 2`` measured +101% CPU on the ecosystem
-#: corpus (14.5 s -> 29.0 s; +132% before the filter's marks) and +13% on the stdlib;
-#: with it off, no gate or analysis looks past the file.
+#: ``XDEVLINT_PROJECT_INDEX=1`` or ``=0`` overrides every configuration (benchmarks, tests).
+#: Off by default: it misses its cost target (+15% on a cold full run). With function
+#: summaries, ``bench/project_index.py --repeat 2`` measured +216% CPU on the ecosystem
+#: corpus (15.7 s -> 49.4 s) and +17% on the stdlib (10.7 s -> 12.5 s). With it off, no
+#: gate or analysis looks past the file.
 SWITCH = "XDEVLINT_PROJECT_INDEX"
 
 
