@@ -215,3 +215,13 @@ def test_the_configuration_and_the_command_line_turn_the_index_on(tmp_path: Path
     (root / "pyproject.toml").write_text("[tool.xdevlint]\nproject-index = 1\n")
     completed = run("shards/jobs.py", cwd=root, env={})
     assert completed.returncode == 2 and "project-index" in completed.stderr and "true or false" in completed.stderr
+
+
+def test_messages_name_the_other_module_and_line() -> None:
+    path = PACKAGE / "jobs.py"
+    result = lint_source(path.read_bytes(), str(path), Config(root=PACKAGE.parent))
+    messages = {(f.line, f.code): f.message for f in result.findings}
+    assert messages[(13, "XDV101")].startswith("`publish()` calls `os.replace` (at `shards/helpers.py:12`), which moves a temp path to cache")
+    assert messages[(41, "XDV101")].startswith("`install()` calls `Path.rename` (at `shards/helpers.py:20`)")
+    assert messages[(12, "XDV201")].startswith("`tmp` from `download(url)` (made by `download()` at `shards/helpers.py:23`) is left behind")
+    assert "made by" not in messages[(22, "XDV201")]  # a temp the file makes itself

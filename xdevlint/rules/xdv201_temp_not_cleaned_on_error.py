@@ -165,7 +165,7 @@ class TempNotCleanedOnError(Rule):
 
     CODE = "XDV201"
     NAME = "temp-not-cleaned-on-error"
-    MESSAGE = "`{name}` from `{factory}` is left behind when {origin} fails: {how}"
+    MESSAGE = "`{name}` from `{factory}`{made} is left behind when {origin} fails: {how}"
     FIX_TITLE = "Remove the temp on the error path"
 
     METADATA_DEPENDENCIES = (ProvenanceProvider, LifetimeProvider)
@@ -204,7 +204,9 @@ class TempNotCleanedOnError(Rule):
         else:
             how = f"`{self.code(leak.handler)}` {_EXITS[leak.exit]}"
         others = len(lifetime.leaks) - 1
-        message = self.MESSAGE.format(name=temp.handle, factory=self.code(temp.creation), origin=origin, how=how)
+        message = self.MESSAGE.format(
+            name=temp.handle, factory=self.code(temp.creation), made=self.made_elsewhere(temp.creation), origin=origin, how=how
+        )
         if others:
             message += f" (and {others} other error path{'s' if others > 1 else ''})"
         return message

@@ -102,7 +102,7 @@ class TempNeverRemoved(Rule):
 
     CODE = "XDV203"
     NAME = "temp-never-removed"
-    MESSAGE = "`{name}` from `{factory}` is never removed: {why}, so every call leaves it behind"
+    MESSAGE = "`{name}` from `{factory}`{made} is never removed: {why}, so every call leaves it behind"
 
     METADATA_DEPENDENCIES = (ProvenanceProvider, LifetimeProvider)
 
@@ -127,4 +127,4 @@ class TempNeverRemoved(Rule):
         else:
             why = "no path removes, moves, hands on or registers it"
         factory = snippet(self.module.code_for_node(temp.creation))
-        self.report(node, self.MESSAGE.format(name=temp.handle, factory=factory, why=why))
+        self.report(node, self.MESSAGE.format(name=temp.handle, factory=factory, made=self.made_elsewhere(temp.creation), why=why))
