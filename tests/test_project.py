@@ -1,8 +1,10 @@
 """The project index: names other modules of the project bind, followed across modules.
 
 The fixture project ``fixtures/projects/shards`` has a constants module, an alias module
-(``try/except ImportError`` alternatives), a star re-export in the package ``__init__``,
-a cycle of imports, a relative import two levels up and a module that fails to parse.
+(``try/except ImportError`` alternatives), a helper module (functions that rename their
+parameters, return a temp, remove a path through a chain, return a cache directory) and
+its callers, a star re-export in the package ``__init__``, a cycle of imports, a
+relative import two levels up and a module that fails to parse.
 """
 
 from __future__ import annotations
