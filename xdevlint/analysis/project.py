@@ -253,6 +253,7 @@ class Project:
         self.roots = roots
         self.locations = locations
         self._summaries: Dict[str, Optional[Summary]] = {}
+        self._files = _FILES.setdefault(roots, {})
         self._stamps: Dict[str, Optional[_Stamp]] = {}
         self._bindings: Dict[Tuple[str, str], Tuple[Optional[Resolved], _Dependencies]] = {}
         self._pending: Set[Tuple[str, str]] = set()
@@ -260,31 +261,42 @@ class Project:
         #: A cycle or the depth guard cut a resolution short: what this project works out
         #: from then on may depend on the order it was asked in, so none of it is shared.
         self.truncated = False
-        #: Every module summary (path, stamp) this project's answers rest on, and every
-        #: module text the scan's filter read (``_may_bind``).
+        #: Every module summary (path, stamp) this project's answers rest on.
         self.used: Set[Tuple[str, _Stamp]] = set()
-        self.read: Set[Tuple[str, _Stamp]] = set()
+        #: Every collection of module texts the scan's filter read (``_may_bind``), kept
+        #: by identity: a memo hit hands back the same frozenset each time, so noting it
+        #: costs O(1); the union is taken once, when ``dependencies`` asks.
+        self._read: Dict[int, Collection[Tuple[str, _Stamp]]] = {}
         #: The texts read by each of the filter's searches under way (``_may_bind``,
-        #: ``_names_of``): their memos keep them with the answers, which rest on them.
-        self.reading: List[Set[Tuple[str, _Stamp]]] = []
+        #: ``_names_of``), kept as ``_read`` is: their memos keep them with the answers,
+        #: which rest on them.
+        self._reading: List[Dict[int, Collection[Tuple[str, _Stamp]]]] = []
 
     def saw(self, texts: Collection[Tuple[str, _Stamp]]) -> None:
         """The filter read these module texts (path, stamp), or took an answer from its
         memo that rests on them: so does what this project works out."""
-        self.read.update(texts)
-        for frame in self.reading:
-            frame.update(texts)
+        key = id(texts)  # the dicts keep ``texts`` alive, so its id is not reused meanwhile
+        self._read[key] = texts
+        for frame in self._reading:
+            frame[key] = texts
+
+    def start_reading(self) -> None:
+        """A search of the filter starts: note the texts it reads (``stop_reading``)."""
+        self._reading.append({})
+
+    def stop_reading(self) -> _Dependencies:
+        """The module texts the innermost search under way read, which it now ends."""
+        return frozenset().union(*self._reading.pop().values())
 
     def dependencies(self) -> _Dependencies:
         """Every module (path, stamp) this project has read a text or summary of: what a
         result worked out with it rests on (the result cache checks them)."""
-        return frozenset(self.used | self.read)
+        return frozenset(self.used).union(*self._read.values())
 
     def find(self, module: str) -> Optional[Tuple[str, bool]]:
         """The file of project module ``module`` and whether it is a package, or None."""
-        key = (self.roots, module)
-        if key in _FILES:
-            return _FILES[key]
+        if module in self._files:
+            return self._files[module]
         found: Optional[Tuple[str, bool]] = None
         if module and module.split(".", 1)[0] not in _STDLIB:
             relative = module.replace(".", os.sep)
@@ -297,7 +309,7 @@ class Project:
                 if os.path.isfile(plain):
                     found = (plain, False)
                     break
-        _FILES[key] = found
+        self._files[module] = found
         return found
 
     def stamp(self, path: str) -> Optional[_Stamp]:
@@ -485,8 +497,8 @@ def _library(qualified: str, locations: Locations) -> Resolved:
     return Resolved(callees=frozenset({qualified}))
 
 
-#: Where each module is, by (search roots, module name).
-_FILES: Dict[Tuple[Tuple[str, ...], str], Optional[Tuple[str, bool]]] = {}
+#: Where each module is, by search roots, then module name (``Project.find``).
+_FILES: Dict[Tuple[str, ...], Dict[str, Optional[Tuple[str, bool]]]] = {}
 #: The paths of the files summarised (parsed) in this process, in order: what the index read.
 PARSED: List[str] = []
 _SUMMARIES: Dict[str, Tuple[_Stamp, str, Optional[Summary]]] = {}
@@ -979,12 +991,14 @@ class _Text:
 
     __slots__ = (
         "module", "stamp", "source", "defs", "helpers", "callees", "locations", "_starts", "statements", "imported", "aliases",
-        "temp_aliases", "starred", "named", "stars", "modules", "imports", "_reads",
+        "temp_aliases", "starred", "named", "stars", "modules", "imports", "_reads", "seen", "_edges",
     )
 
-    def __init__(self, module: str, stamp: _Stamp, source: str, defs: Dict[str, str], package: str, project: Project) -> None:
+    def __init__(self, module: str, path: str, stamp: _Stamp, source: str, defs: Dict[str, str], package: str, project: Project) -> None:
         self.module = module
         self.stamp = stamp
+        #: What reading it is to ``Project.saw``: one object for every read, noted in O(1).
+        self.seen: _Dependencies = frozenset({(path, stamp)})
         self.source = source
         self.defs = defs
         self.helpers = frozenset(name for name, body in defs.items() if _HELPER_CALL.search(body))
@@ -1016,6 +1030,7 @@ class _Text:
         self.stars = tuple(stars)
         self.imports = frozenset(imports)
         self._reads: Dict[str, List[Tuple[str, Optional[str]]]] = {}
+        self._edges: Dict[str, List[Tuple[str, Optional[str]]]] = {}
 
     def marked(self, kind: Union[bool, Locations]) -> bool:
         """Whether the text may bind, by itself, what ``kind`` asks (True: a scanned
@@ -1066,7 +1081,7 @@ class _Text:
 
     def query(self, name: Optional[str], kind: Union[bool, Locations]) -> Tuple[bool, List[Tuple[str, Optional[str]]]]:
         """Whether ``name`` (None: any name) may be bound here to what ``kind`` asks, and
-        the (module, name) pairs its binding may come from.
+        if not, the (module, name) pairs its binding may come from (``edges``).
 
         An assigned name's value is spelt in its statement: it may be an alias or a
         location there, or come from the names the statement spells (imported, assigned
@@ -1080,29 +1095,43 @@ class _Text:
             reads = [edge for local in self.modules for edge in self.reads(local)]
             stars: List[Tuple[str, Optional[str]]] = [(star, None) for star in self.stars]
             return self.marked(kind), [*named, *stars, *reads]
-        edges: List[Tuple[str, Optional[str]]] = [(star, name) for star in self.stars]
-        if name in self.imported:
-            edges.extend(self.named.get(name, ()))
         # Imported from a library: ``from os import replace as swap``; ``from os import *``.
         hit = name in (self.aliases if location is None else self.temp_aliases) or location is None and name in self.starred
         body = self.defs.get(name)
         if body is not None:
             hit = hit or (name in self.helpers if location is None else _spells_location(body.lower(), location))
+        texts = self.statements_of(name) if body is None else [*self.statements_of(name), body]
+        for statement in texts:
+            if hit:
+                break
+            if location is None:
+                hit = _ALIAS_READ.search(statement) is not None
+            else:
+                hit = _spells_location(statement.lower(), location)
+        return (True, []) if hit else (False, self.edges(name))
+
+    def edges(self, name: str) -> List[Tuple[str, Optional[str]]]:
+        """The (module, name) pairs the binding of ``name`` may come from (``query``),
+        whatever is asked of it: worked out once."""
+        edges = self._edges.get(name)
+        if edges is not None:
+            return edges
+        edges = [(star, name) for star in self.stars]
+        if name in self.imported:
+            edges.extend(self.named.get(name, ()))
         texts = [(statement, _WORD) for statement in self.statements_of(name)]
+        body = self.defs.get(name)
         if body is not None:
             texts.append((body, _CALLED))  # a function supplies what it calls, not every name it spells
         for statement, spelled in texts:
-            if location is None:
-                hit = hit or _ALIAS_READ.search(statement) is not None
-            else:
-                hit = hit or _spells_location(statement.lower(), location)
             for word in set(spelled.findall(statement)):
                 if word != name:
                     edges.append((self.module, word))
                     edges.extend((star, word) for star in self.stars)
                 if word in self.modules:
                     edges.extend(self.reads(word))
-        return hit, edges
+        self._edges[name] = edges
+        return edges
 
 
 def _statement(source: str, start: int) -> str:
@@ -1171,8 +1200,8 @@ def _text(project: Project, module: str) -> Optional[Tuple[str, _Stamp, _Text]]:
         if texts is None:
             return None
         package = module if found[1] else module.rpartition(".")[0]
-        known = _TEXTS[path] = _Text(module, stamp, texts[0], texts[1], package, project)
-    project.saw(((path, stamp),))
+        known = _TEXTS[path] = _Text(module, path, stamp, texts[0], texts[1], package, project)
+    project.saw(known.seen)
     return path, stamp, known
 
 
@@ -1186,7 +1215,7 @@ def _names_of(project: Project, module: str) -> FrozenSet[str]:
         project.saw(known[2])
         return known[1]
     generation = _GENERATION[0]
-    project.reading.append(set())
+    project.start_reading()
     found: Set[str] = set()
     pending = [module]
     seen: Set[str] = set()
@@ -1201,7 +1230,7 @@ def _names_of(project: Project, module: str) -> FrozenSet[str]:
         found |= facts[2].assigned | facts[2].imported | facts[2].starred | facts[2].defs.keys()
         pending.extend(facts[2].stars)
     names_found = frozenset(found)
-    texts = frozenset(project.reading.pop())
+    texts = project.stop_reading()
     if generation == _GENERATION[0]:
         _NAMES[key] = (generation, names_found, texts)
     return names_found
@@ -1222,7 +1251,7 @@ def _may_supply(project: Project, module: str, kind: Union[bool, Locations]) -> 
     parents: Dict[str, Optional[str]] = {module: None}
     stack = [module]
     visited: List[str] = []
-    project.reading.append(set())
+    project.start_reading()
     while stack:
         current = stack.pop()
         memo = _SUPPLY.get((project.roots, current, kind))
@@ -1241,13 +1270,13 @@ def _may_supply(project: Project, module: str, kind: Union[bool, Locations]) -> 
                         parents[imported] = current
                         stack.append(imported)
                 continue
-        texts = frozenset(project.reading.pop())
+        texts = project.stop_reading()
         step: Optional[str] = current
         while step is not None and generation == _GENERATION[0]:
             _SUPPLY[(project.roots, step, kind)] = (True, generation, texts)
             step = parents[step]
         return True
-    texts = frozenset(project.reading.pop())
+    texts = project.stop_reading()
     if generation == _GENERATION[0]:  # no text changed meanwhile
         for current in visited:
             _SUPPLY[(project.roots, current, kind)] = (False, generation, texts)
@@ -1273,7 +1302,8 @@ def _may_bind(project: Project, module: str, name: Optional[str], callees: bool)
     parents: Dict[Tuple[str, Optional[str]], Optional[Tuple[str, Optional[str]]]] = {start: None}
     stack = [start]
     visited: List[Tuple[str, Optional[str]]] = []
-    project.reading.append(set())  # what this search reads, kept with its answers
+    bound: Dict[str, FrozenSet[str]] = {}  # ``_names_of`` each module the edges lead to
+    project.start_reading()  # what this search reads, kept with its answers
     while stack:
         pair = stack.pop()
         memo = _MAY.get((project.roots, pair, kind))
@@ -1290,10 +1320,17 @@ def _may_bind(project: Project, module: str, name: Optional[str], callees: bool)
         if hit:
             return _found(project, kind, pair, parents)
         for edge in edges:
-            if edge not in parents and (edge[1] is None or edge[1] in _names_of(project, edge[0])):
-                parents[edge] = pair
-                stack.append(edge)
-    texts = frozenset(project.reading.pop())
+            if edge in parents:
+                continue
+            if edge[1] is not None:
+                spelled = bound.get(edge[0])
+                if spelled is None:  # once a search: its texts are noted as read the first time
+                    spelled = bound[edge[0]] = _names_of(project, edge[0])
+                if edge[1] not in spelled:
+                    continue
+            parents[edge] = pair
+            stack.append(edge)
+    texts = project.stop_reading()
     if generation == _GENERATION[0]:  # no text changed meanwhile
         for pair in visited:  # all that was looked at: none of it may bind
             _MAY[(project.roots, pair, kind)] = (False, generation, texts)
@@ -1307,7 +1344,7 @@ def _found(
     parents: Dict[Tuple[str, Optional[str]], Optional[Tuple[str, Optional[str]]]],
 ) -> bool:
     """True, remembered for each pair on the way from the start to the one that may bind."""
-    texts = frozenset(project.reading.pop())
+    texts = project.stop_reading()
     while pair is not None:
         _MAY[(project.roots, pair, kind)] = (True, _GENERATION[0], texts)
         pair = parents[pair]
