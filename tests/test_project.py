@@ -9,11 +9,12 @@ relative import two levels up and a module that fails to parse.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import sys
 from pathlib import Path
-from typing import List, Set, Tuple
+from typing import Dict, List, Set, Tuple
 
 import pytest
 
@@ -82,6 +83,57 @@ def test_a_cycle_of_imports_ends_and_still_resolves() -> None:
 def test_a_module_that_fails_to_parse_contributes_nothing() -> None:
     view = _view("worker.py")
     assert view.resolve("shards.broken.BROKEN_TMP") is None
+
+
+def test_a_function_that_fails_to_parse_contributes_nothing_but_its_module_does(tmp_path: Path) -> None:
+    """Only module-level text is parsed up front; a function's own text when a caller asks."""
+    (tmp_path / "setup.cfg").write_text("")
+    (tmp_path / "helpers.py").write_text(
+        "import os\nSPOOL = '/tmp/spool'\n\n"
+        "def broken(src):\n    os.rename(src, SPOOL +)\n\n"
+        "@decorated\ndef publish(src, dst):\n    os.replace(src, dst)\n"
+    )
+    (tmp_path / "main.py").write_text("from helpers import SPOOL, broken, publish\n")
+    view = project.view_for(str(tmp_path / "main.py"), DEFAULT)
+    assert view is not None
+    spool = view.resolve("helpers.SPOOL")
+    assert spool is not None and spool.literal == "/tmp/spool" and spool.locations == {"temp"}
+    assert view.resolve("helpers.broken") is None
+    publish = view.resolve("helpers.publish")
+    assert publish is not None and publish.function is not None and publish.function.where == "helpers.py:8"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'USAGE = """\ndef fake():\n    pass\n"""\nX = 1\n',  # a ``def`` at column 0 in a string
+        'def f():\n    return """\nX = 1\n"""\n',  # a line at column 0 in a function's string
+        "def f():\n    x = 1 + \\\n2\n",  # a continuation line at column 0
+        "# -*- coding: latin-1 -*-\ndef f():\n    return '/tmp/caf\xe9'\n",  # a declared encoding
+        "@decorator\nX = 1\n",  # a decorator of no ``def``
+        "import os\n\n@a\n@b(\n    1,\n)\ndef f(src):\n    os.rename(src, '/tmp/x')\n\nclass C:\n    X = 1\nY = 2\n",
+    ],
+)
+def test_a_summary_is_the_one_a_parse_of_all_the_module_gives(text: str, tmp_path: Path) -> None:
+    """Where the cut of function bodies may not be Python's, the module is parsed whole."""
+    path = tmp_path / "m.py"
+    path.write_bytes(text.encode("latin-1"))
+    summary = project._summarise(str(path), "m", False)
+    tree = ast.parse(path.read_bytes()) if "@decorator" not in text else None
+    if tree is None:
+        assert summary is None
+        return
+    assert summary is not None
+    whole = project.Summary(str(path), "m", {}, [], None)
+    project._collect(tree.body, whole, "")
+
+    def dumped(bindings: Dict[str, List[Tuple[int, object]]]) -> Dict[str, List[Tuple[int, object]]]:
+        return {k: [(line, ast.dump(v, include_attributes=True) if isinstance(v, ast.AST) else v) for line, v in vs] for k, vs in bindings.items()}
+
+    assert dumped(summary.bindings) == dumped(whole.bindings)
+    assert summary.functions.keys() == whole.functions.keys()
+    for name, node in whole.functions.items():
+        assert ast.dump(summary.function(name), include_attributes=True) == ast.dump(node, include_attributes=True)  # type: ignore[arg-type]
 
 
 def test_library_and_standard_names_are_never_looked_up_in_the_project(tmp_path: Path) -> None:

@@ -9,12 +9,16 @@ Cost decides the design. Nothing is read up front: a module is summarised the fi
 a name in it is asked for, so a run reads only what the analysed files' imports reach
 (by name, not whole import closures). A summary comes from the stdlib ``ast`` and looks at
 module-level statements only (bodies of ``if``/``try``/``with`` included, functions and
-classes not), and is memoised in-process by the file's path, mtime and size. Modules are
-looked for below the project's roots only (the directory above the file's top package, the
-project root and its ``src``), never in site-packages, and names of the standard library
-are never looked up there (the analysis knows ``os.rename`` by name). A module that cannot
-be read or parsed contributes nothing. What a name resolves to is shared by the process,
-checked against the stamps of the summaries it rests on.
+classes not), and is memoised in-process by the file's path, mtime and size. Only the
+module-level text is parsed (top-level function and class bodies are cut out, or the
+whole module is parsed where the cut may not be Python's); a top-level function's text is
+parsed when a caller first asks for it. Modules are looked for below the project's roots
+only (the directory above the file's top package, the project root and its ``src``), never
+in site-packages, and names of the standard library are never looked up there (the
+analysis knows ``os.rename`` by name). A module that cannot be read, or whose module-level
+text cannot be parsed, contributes nothing; a function whose text cannot be parsed does
+nothing for its callers. What a name resolves to is shared by the process, checked
+against the stamps of the summaries it rests on.
 
 The cheap scan's gates ask less (``Supplied``): whether the names a file uses from its
 project may be move or temp aliases or locations. They parse nothing a module's text
@@ -120,21 +124,138 @@ class Summary:
     exported: Optional[Tuple[str, ...]]  # ``__all__``, when a literal list or tuple
     #: Top-level functions, summarised for other modules when first asked (``exports``).
     functions: Dict[str, ast.FunctionDef] = field(default_factory=dict)
+    #: The text of each top-level function not parsed yet, decorators included, and the
+    #: line it starts on, by its ``def``'s line: its node in ``functions`` is a stub until
+    #: ``function`` asks for it.
+    unparsed: Dict[int, Tuple[int, bytes]] = field(default_factory=dict)
+    source: bytes = b""  # the module's text while any function is unparsed (``_whole``)
+
+    def function(self, name: str) -> Optional[ast.FunctionDef]:
+        """The last top-level ``def`` of ``name`` in the module, parsed when first asked;
+        None when its text does not parse (it does nothing for callers, then)."""
+        node = self.functions.get(name)
+        if node is None or node.lineno not in self.unparsed:
+            return node
+        first, text = self.unparsed.pop(node.lineno)
+        parsed = _parse(b"\n" * (first - 1) + text)
+        found = parsed.body[0] if parsed is not None and len(parsed.body) == 1 else None
+        if not isinstance(found, ast.FunctionDef) or found.name != name or found.lineno != node.lineno:
+            found = _whole(self.source, name, node.lineno)  # its text alone does not parse (an encoding)
+        if not self.unparsed:
+            self.source = b""
+        if found is None:
+            del self.functions[name]
+        else:
+            self.functions[name] = found
+        return found
+
+
+def _parse(data: bytes) -> Optional[ast.Module]:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(data)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _whole(source: bytes, name: str, line: int) -> Optional[ast.FunctionDef]:
+    """The top-level ``def`` of ``name`` at ``line`` in module text ``source``, from a parse of all of it."""
+    tree = _parse(source)
+    for node in tree.body if tree is not None else ():
+        if isinstance(node, ast.FunctionDef) and node.name == name and node.lineno == line:
+            return node
+    return None
 
 
 def _summarise(path: str, module: str, is_package: bool) -> Optional[Summary]:
+    """The summary of module ``path``, from a parse of its module-level text only (see
+    ``_blanked``): its top-level functions are parsed when first asked for. A module
+    whose module-level text does not parse contributes nothing; nor does a function
+    whose own text does not (the rest of its module still does)."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(data)
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return None  # contributes nothing; the file's own check reports it, if anyone's
+    except OSError:
+        return None
+    blanked = _blanked(data)
+    tree = _parse(blanked[0]) if blanked is not None else None
+    if tree is not None and blanked is not None:
+        top = {node.lineno for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+        if not blanked[2] <= top:
+            tree = None  # a stub inside a string: the cut is not Python's
+    if tree is None:
+        blanked = None
+        tree = _parse(data)  # what the heuristic did not cut out as Python would, or a module that fails to parse
+        if tree is None:
+            return None  # contributes nothing; the file's own check reports it, if anyone's
     package = module if is_package else module.rpartition(".")[0]
     summary = Summary(path, module, {}, [], None)
     _collect(tree.body, summary, package)
+    if blanked is not None:
+        stubs = {node.lineno for node in summary.functions.values()}  # the last ``def`` of each name
+        summary.unparsed = {line: text for line, text in blanked[1].items() if line in stubs}
+        summary.source = data if summary.unparsed else b""
     return summary
+
+
+def _blanked(data: bytes) -> Optional[Tuple[bytes, Dict[int, Tuple[int, bytes]], Set[int]]]:
+    """Module ``data`` with the text of each top-level ``def`` and ``class`` replaced by a
+    one-line stub on its first line (``def f(): pass``) and blank lines, so that its
+    module-level statements parse with their own line numbers; the text of each top-level
+    ``def`` with its decorators, by its ``def``'s line (with the line the text starts on); and the stubs' lines, each of which must be a top-level
+    statement of the parse (not one in a string). Regions are ``_module_text``'s. None
+    when the cut may not be where Python's is: a region that ends in a line continuation
+    or holds an odd number of a triple quote (a multi-line string with a line at column
+    0), a decorator not followed by a ``def`` or ``class``, a ``def``/``class`` line
+    that does not name one, or a declared encoding: the caller parses all of it then."""
+    if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
+        return None  # lines ended by a lone CR: not counted by newlines here
+    if b"coding" in b"\n".join(data.split(b"\n", 2)[:2]):
+        return None  # an encoding declared: a function's text alone would be read as UTF-8
+    source = b"\n" + data
+    kept: List[bytes] = []
+    functions: Dict[int, Tuple[int, bytes]] = {}
+    stubs: Set[int] = set()
+    decorators = (0, 0)  # where the decorators of the next ``def`` or ``class`` start: offset, line
+    start = line = 1  # where the region starts: its offset in ``source``, its line
+    skipping = decorated = False
+    for match in [*_TOP_LINE_BYTES.finditer(source), None]:
+        end = len(source) if match is None else match.start() + 1
+        region = source[start:end]
+        lines = region.count(b"\n")
+        if not skipping:
+            if decorated:
+                return None
+            kept.append(region)
+        elif region.count(b'"""') % 2 or region.count(b"'''") % 2 or region.rstrip(b"\r\n").endswith(b"\\"):
+            return None
+        elif region.startswith(b"@"):
+            if not decorated:
+                decorators = (start, line)
+            decorated = True
+            kept.append(b"\n" * lines)
+        else:
+            header = _HEADER.match(region)
+            if header is None:
+                return None
+            first = decorators if decorated else (start, line)
+            decorated = False
+            stub = header.group(0) + (b": pass" if region.startswith(b"class") else b"(): pass")
+            kept.append(stub + b"\n" * lines)
+            stubs.add(line)
+            if not region.startswith(b"class"):
+                functions[line] = (first[1], source[first[0]:end])
+        line += lines
+        start = end
+        skipping = match is not None and match.group(1) is not None
+    return b"".join(kept), functions, stubs
+
+
+#: The newline before a line that starts a top-level statement (``_TOP_LINE``, for bytes).
+_TOP_LINE_BYTES = re.compile(rb"\n(?:((?:async[ \t]+)?def\b|class\b|@)|[^\s#)\]}])")
+#: What a ``def`` or ``class`` line's stub keeps of it: the keywords and the name.
+_HEADER = re.compile(rb"(?:(?:async[ \t]+)?def|class)[ \t]+\w+(?=[ \t]*[(:])")
 
 
 def _collect(statements: Iterable[ast.stmt], summary: Summary, package: str) -> None:
@@ -422,7 +543,7 @@ class Project:
         result: Optional[Resolved] = None
         for line, value in bound:
             if value is None:
-                function = summary.functions.get(name)
+                function = summary.function(name)
                 if function is not None and function.lineno == line:
                     exported = self.exported(summary, function, depth)
                     if exported is not None:
