@@ -50,9 +50,10 @@ from xdevlint.analysis.locations import TEMP, Locations, literal_fragment
 #: ``project-index = true`` (``--project-index``) turns the index on; the environment's
 #: ``XDEVLINT_PROJECT_INDEX=1`` or ``=0`` overrides every configuration (benchmarks, tests).
 #: Off by default: it misses its cost target (+15% on a cold full run). With function
-#: summaries, ``bench/project_index.py --repeat 2`` measured +216% CPU on the ecosystem
-#: corpus (15.7 s -> 49.4 s) and +17% on the stdlib (10.7 s -> 12.5 s). With it off, no
-#: gate or analysis looks past the file.
+#: summaries, and module-level text parsed up front only, ``bench/project_index.py
+#: --repeat 2`` measured +174% CPU on the ecosystem corpus (14.0 s -> 38.3 s) and +22% on
+#: the stdlib (9.8 s -> 11.9 s; +15% in a ``--repeat 3`` run of the stdlib alone: its
+#: figure is within the machine's noise). With it off, no gate or analysis looks past the file.
 SWITCH = "XDEVLINT_PROJECT_INDEX"
 
 
