@@ -169,12 +169,6 @@ def summarise(node: ast.FunctionDef, qualified: str, where: str, context: Contex
     )
 
 
-#: Calls that never return: they exit the process or fail the test.
-EXITS = frozenset(
-    {"sys.exit", "os._exit", "os.abort", "builtins.exit", "builtins.quit", "pytest.fail", "pytest.skip", "pytest.exit", "pytest.xfail"}
-)
-
-
 def _always_raises(node: ast.FunctionDef, context: Context) -> bool:
     """Whether every call of ``node`` ends in an exception or an exit: it says so
     (``-> NoReturn``), or it never returns and its body raises on every path."""
@@ -197,7 +191,7 @@ def _block_raises(statements: List[ast.stmt], context: Context) -> bool:
             return True
         if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
             callee = context.qualified(statement.value.func)
-            if callee in EXITS:
+            if callee in names.EXIT_FUNCTIONS:
                 return True
             exported = context.function(callee) if callee is not None else None
             if exported is not None and exported.raises:

@@ -125,6 +125,11 @@ CONSUMING_MOVES: FrozenSet[str] = frozenset(
     | {f"{cls}.{m}" for cls in PATH_CLASSES for m in ("rename", "replace")}
 )
 
+#: Calls that never return: they exit the process or end the test.
+EXIT_FUNCTIONS: FrozenSet[str] = frozenset(
+    {"sys.exit", "os._exit", "os.abort", "builtins.exit", "builtins.quit", "pytest.fail", "pytest.skip", "pytest.exit", "pytest.xfail"}
+)
+
 #: Rename, move, copy and link calls, whose swallowed failure XDV202 looks for.
 #: ``os.symlink`` is no move: it links to any path, on any filesystem.
 MOVE_LIKE_FUNCTIONS: FrozenSet[str] = frozenset(MOVE_FUNCTIONS) | {

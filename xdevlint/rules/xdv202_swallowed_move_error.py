@@ -36,9 +36,6 @@ _FALLBACK_WORDS: FrozenSet[str] = frozenset(
 _NOT_FILE_COPIES: FrozenSet[str] = frozenset({"copy.copy", "copy.deepcopy"})
 
 #: Calls that end the program or the test: whoever runs it sees that it stopped.
-_EXIT_FUNCTIONS: FrozenSet[str] = frozenset(
-    {"sys.exit", "os._exit", "os.abort", "builtins.exit", "builtins.quit", "pytest.fail", "pytest.skip", "pytest.exit", "pytest.xfail"}
-)
 _EXIT_METHODS: FrozenSet[str] = frozenset({"fail", "skipTest"})
 
 #: Logging methods below ``info``: what they say is off in production, so nobody learns from it.
@@ -285,7 +282,7 @@ class SwallowedMoveError(Rule):
         None when its arguments decide."""
         callees = self.value_of(call.func).callees
         name = _call_name(call)
-        if self.is_fallback(call, callees, name) or callees & _EXIT_FUNCTIONS or callees & _PRINTS_CURRENT:
+        if self.is_fallback(call, callees, name) or callees & names.EXIT_FUNCTIONS or callees & _PRINTS_CURRENT:
             return True
         if isinstance(call.func, cst.Attribute) and name in _EXIT_METHODS:
             return True
@@ -377,7 +374,7 @@ class SwallowedMoveError(Rule):
             return True
         if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call):
             call = statement.value
-            if self.value_of(call.func).callees & _EXIT_FUNCTIONS:
+            if self.value_of(call.func).callees & names.EXIT_FUNCTIONS:
                 return True
             definitions = self.definitions(call)
             return bool(definitions) and all(self.always_raises(d) for d in definitions) or self.exported_raises(call)
