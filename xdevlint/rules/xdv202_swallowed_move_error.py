@@ -35,7 +35,8 @@ _FALLBACK_WORDS: FrozenSet[str] = frozenset(
 #: Modules whose functions of those names copy objects, not files.
 _NOT_FILE_COPIES: FrozenSet[str] = frozenset({"copy.copy", "copy.deepcopy"})
 
-#: Calls that end the program or the test: whoever runs it sees that it stopped.
+#: Methods that end the test (``self.fail``), as ``names.EXIT_FUNCTIONS`` end the program:
+#: whoever runs it sees that it stopped.
 _EXIT_METHODS: FrozenSet[str] = frozenset({"fail", "skipTest"})
 
 #: Logging methods below ``info``: what they say is off in production, so nobody learns from it.
