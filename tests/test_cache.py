@@ -210,7 +210,8 @@ def test_foreign_or_malformed_entries_are_not_trusted(tmp_path: Path, checked: L
     clean = next(k for k in entries if k.endswith("clean.py"))
     swallow = next(k for k in entries if k.endswith("swallow.py"))
     # a result that belongs to other bytes: clean.py's entry claims bad.py's findings
-    entries[clean] = dict(entries[bad], key=entries[clean]["key"][:-1] + "0")
+    key = entries[clean]["key"]
+    entries[clean] = dict(entries[bad], key=key[:-1] + ("1" if key.endswith("0") else "0"))  # never the right key
     # the right key, but a finding that is not one
     entries[swallow]["findings"] = [{"span": "1:1", "code": "XDV202"}]
     # the right key, but no findings list at all
