@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, replace
-from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Tuple, TypeVar
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import TEMP
@@ -59,6 +59,7 @@ class Side:
 
 
 _UNKNOWN = Side()
+_A = TypeVar("_A")
 
 
 @dataclass(frozen=True)
@@ -73,10 +74,12 @@ class ExportedMove:
 
 @dataclass(frozen=True)
 class Exported:
-    """A project function as its callers see it; ``where`` is ``pkg/mod.py:LINE`` of its ``def``."""
+    """A project function as its callers see it; ``path`` and ``line`` are where its
+    ``def`` is (``pkg/mod.py``, below the project's search root)."""
 
     qualified: str
-    where: str
+    path: str
+    line: int
     positional: Tuple[str, ...]
     keyword_only: Tuple[str, ...]
     returns_temp: Optional[str] = None
@@ -90,6 +93,10 @@ class Exported:
     @property
     def name(self) -> str:
         return self.qualified.rpartition(".")[2]
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}"
 
     @property
     def empty(self) -> bool:
@@ -115,11 +122,24 @@ class Exported:
             found |= move.source.locations | move.destination.locations
         return frozenset(found)
 
-    def argument_for(self, position: Optional[int], keyword: Optional[str]) -> Optional[str]:
-        """The parameter an argument at ``position`` (or with ``keyword``) binds."""
-        if keyword is not None:
-            return keyword if keyword in self.positional or keyword in self.keyword_only else None
-        return self.positional[position] if position is not None and position < len(self.positional) else None
+    def bind(self, arguments: Iterable[Tuple[Optional[str], bool, _A]]) -> Dict[str, _A]:
+        """Each parameter a call's arguments bind, to its argument: ``arguments`` are
+        (keyword or None, starred, argument) in order. After ``*args`` or ``**kwargs``
+        positions are unknown: only keywords bind then (as ``FunctionSummary.bindings``)."""
+        bound: Dict[str, _A] = {}
+        position = 0
+        starred = False
+        for keyword, star, argument in arguments:
+            if star:
+                starred = True
+            elif keyword is not None:
+                if keyword in self.positional or keyword in self.keyword_only:
+                    bound[keyword] = argument
+            elif not starred:
+                if position < len(self.positional):
+                    bound[self.positional[position]] = argument
+                position += 1
+        return bound
 
 
 class Context:
@@ -138,17 +158,19 @@ class Context:
         self.function = function
 
 
-def summarise(node: ast.FunctionDef, qualified: str, where: str, context: Context) -> Exported:
+def summarise(node: ast.FunctionDef, qualified: str, path: str, context: Context) -> Exported:
     """The summary of the top-level function ``node``."""
     args = node.args
     positional = tuple(a.arg for a in (*args.posonlyargs, *args.args))
     keyword_only = tuple(a.arg for a in args.kwonlyargs)
     paths = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation is not None and "Path" in ast.dump(a.annotation)}
     body = _Body(set(positional) | set(keyword_only), paths, context)
-    loops = any(isinstance(n, (ast.For, ast.AsyncFor, ast.While)) for n in ast.walk(node))
-    for _ in range(2 if loops else 1):  # a loop may use a name before the statement that binds it
-        for statement in node.body:
+    if any(isinstance(n, (ast.For, ast.AsyncFor, ast.While)) for n in _own_nodes(node)):
+        for statement in node.body:  # a loop may use a name before the statement that binds it
             body.statement(statement)
+    body.recording = True  # the last pass, with every name known, notes the effects
+    for statement in node.body:
+        body.statement(statement)
     returned = [body.ev(r.value) if r.value is not None else _UNKNOWN for r in _returns(node)]
     temps = {s.temp for s in returned}
     returns_temp = temps.pop() if returned and len(temps) == 1 and None not in temps else None
@@ -156,7 +178,8 @@ def summarise(node: ast.FunctionDef, qualified: str, where: str, context: Contex
     returns_param = params.pop() if returned and len(params) == 1 and not any(s.derived for s in returned) else None
     return Exported(
         qualified,
-        where,
+        path,
+        node.lineno,
         positional,
         keyword_only,
         returns_temp=returns_temp,
@@ -175,13 +198,8 @@ def _always_raises(node: ast.FunctionDef, context: Context) -> bool:
     returns = node.returns
     if returns is not None and ast.unparse(returns).rsplit(".", 1)[-1].strip("'\"") in ("NoReturn", "Never"):
         return True
-    stack: List[ast.AST] = list(node.body)
-    while stack:
-        current = stack.pop()
-        if isinstance(current, (ast.Return, ast.Yield, ast.YieldFrom)):
-            return False
-        if not isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(current))
+    if any(isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom)) for n in _own_nodes(node)):
+        return False
     return _block_raises(node.body, context)
 
 
@@ -209,20 +227,25 @@ def _block_raises(statements: List[ast.stmt], context: Context) -> bool:
     return False
 
 
-def _returns(node: ast.FunctionDef) -> Iterable[ast.Return]:
-    """The ``return`` statements of ``node`` itself, not of functions nested in it; none
-    for a generator (its caller gets an iterator, not the value)."""
-    found: List[ast.Return] = []
+def _own_nodes(node: ast.FunctionDef) -> Iterator[ast.AST]:
+    """The nodes of ``node``'s body, not of functions or classes nested in it."""
     stack: List[ast.AST] = list(node.body)
     while stack:
         current = stack.pop()
-        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
+        if not isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            yield current
+            stack.extend(ast.iter_child_nodes(current))
+
+
+def _returns(node: ast.FunctionDef) -> Iterable[ast.Return]:
+    """The ``return`` statements of ``node`` itself; none for a generator (its caller
+    gets an iterator, not the value)."""
+    found: List[ast.Return] = []
+    for current in _own_nodes(node):
         if isinstance(current, (ast.Yield, ast.YieldFrom)):
             return []
         if isinstance(current, ast.Return):
             found.append(current)
-        stack.extend(ast.iter_child_nodes(current))
     return found
 
 
@@ -237,7 +260,7 @@ class _Body:
         self.env: Dict[str, Side] = {}
         self.assigned: "set[str]" = set()
         self.moves: List[ExportedMove] = []
-        self.seen: "set[Tuple[int, int]]" = set()
+        self.recording = False  # whether calls' effects are noted (the last pass only)
         self.moved: "set[str]" = set()
         self.removed: "set[str]" = set()
 
@@ -258,7 +281,7 @@ class _Body:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.stmt):
                 self.statement(child)
-            elif isinstance(child, ast.expr):
+            elif isinstance(child, ast.expr) and self.recording:
                 self.calls(child)
             elif isinstance(child, ast.ExceptHandler):
                 for inner in child.body:
@@ -287,8 +310,7 @@ class _Body:
     def calls(self, node: ast.expr) -> None:
         """Note the moves and removals of the calls in ``node``."""
         for inner in ast.walk(node):
-            if isinstance(inner, ast.Call) and (inner.lineno, inner.col_offset) not in self.seen:
-                self.seen.add((inner.lineno, inner.col_offset))
+            if isinstance(inner, ast.Call):
                 self.effects(inner)
 
     def effects(self, call: ast.Call) -> None:
@@ -330,18 +352,12 @@ class _Body:
                 self.take(value, self.moved)
 
     def arguments(self, exported: Exported, call: ast.Call) -> Dict[str, Side]:
-        bound: Dict[str, Side] = {}
-        for index, arg in enumerate(call.args):
-            if isinstance(arg, ast.Starred):
-                break
-            param = exported.argument_for(index, None)
-            if param is not None:
-                bound[param] = self.ev(arg)
-        for keyword in call.keywords:
-            param = exported.argument_for(None, keyword.arg) if keyword.arg is not None else None
-            if param is not None:
-                bound[param] = self.ev(keyword.value)
-        return bound
+        """What this body passes ``exported``'s parameters at ``call``."""
+        bound = exported.bind([
+            *((None, isinstance(a, ast.Starred), a) for a in call.args),
+            *((k.arg, k.arg is None, k.value) for k in call.keywords),
+        ])
+        return {param: self.ev(argument) for param, argument in bound.items()}
 
     @staticmethod
     def through(side: Side, bound: Dict[str, Side]) -> Side:

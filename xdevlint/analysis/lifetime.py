@@ -52,7 +52,7 @@ from xdevlint.analysis import names
 from xdevlint.analysis.exports import Exported
 from xdevlint.analysis.locations import TEMP
 from xdevlint.analysis.moves import move_of
-from xdevlint.analysis.provenance import ProvenanceProvider
+from xdevlint.analysis.provenance import ProvenanceProvider, call_arguments
 from xdevlint.analysis.tree import children
 from xdevlint.analysis.values import EMPTY, STR, Value
 
@@ -1180,15 +1180,8 @@ class Analysis:
     def exported_effect(self, call: cst.Call, exported: Exported, temp: Temp) -> Optional[Status]:
         """What another project module's function does to the temp passed to it."""
         best: Optional[Status] = None
-        position = 0
-        for arg in call.args:
-            if arg.star:
-                break
-            keyword = arg.keyword.value if arg.keyword is not None else None
-            param = exported.argument_for(None if keyword else position, keyword)
-            if keyword is None:
-                position += 1
-            if param is None or not self.refers(arg.value, temp):
+        for param, argument in exported.bind(call_arguments(call)).items():
+            if not self.refers(argument, temp):
                 continue
             if param in exported.removes:
                 return REMOVED

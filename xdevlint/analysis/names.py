@@ -6,6 +6,7 @@ cannot disagree about what can hold a finding.
 
 from __future__ import annotations
 
+import builtins
 from typing import Dict, FrozenSet, Tuple
 
 #: tempfile factories that create a path, with the positional index of ``dir`` and
@@ -124,6 +125,9 @@ CONSUMING_MOVES: FrozenSet[str] = frozenset(
     {"os.rename", "os.replace", "os.renames", "shutil.move", "xdevlint.safemove.safe_move"}
     | {f"{cls}.{m}" for cls in PATH_CLASSES for m in ("rename", "replace")}
 )
+
+#: The names of the ``builtins`` module (``str``, ``open``): what a name is when nothing binds it.
+BUILTINS: FrozenSet[str] = frozenset(dir(builtins))
 
 #: Calls that never return: they exit the process or end the test.
 EXIT_FUNCTIONS: FrozenSet[str] = frozenset(

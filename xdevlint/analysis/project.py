@@ -34,7 +34,6 @@ same-module name, the name's own pattern (``TMP_DIR = compute()`` is a temp).
 from __future__ import annotations
 
 import ast
-import builtins
 import re
 import os
 import sys
@@ -70,7 +69,6 @@ ROOT_MARKERS = ("pyproject.toml", "setup.cfg", ".git")
 #: Directories that hold installed code: the index never looks for modules in them.
 _INSTALLED = frozenset({"site-packages", "dist-packages"})
 _STDLIB: FrozenSet[str] = frozenset(getattr(sys, "stdlib_module_names", ())) | {"builtins", "os", "posixpath", "ntpath"}
-_BUILTINS = frozenset(dir(builtins))
 #: Nested constants and alias chains longer than this are not followed (a guard, not a limit real code meets).
 _DEPTH = 20
 
@@ -576,8 +574,7 @@ class Project:
             return found.function if found is not None else None
 
         context = Context(evaluator.qualified_anywhere, lambda node: evaluator.ev(node).locations, function)
-        where = f"{self.relative(summary.path)}:{node.lineno}"
-        exported = summarise(node, own, where, context)
+        exported = summarise(node, own, self.relative(summary.path), context)
         return None if exported.empty else exported
 
     def relative(self, path: str) -> str:
@@ -693,7 +690,7 @@ class _Evaluator:
         if found is None and isinstance(node, ast.Name):
             if node.id in self.summary.functions:
                 return f"{self.summary.module}.{node.id}"
-            if node.id in _BUILTINS and node.id not in self.summary.bindings:
+            if node.id in names.BUILTINS and node.id not in self.summary.bindings:
                 return f"builtins.{node.id}"  # ``str(path)``
         return found
 

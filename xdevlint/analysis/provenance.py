@@ -23,7 +23,6 @@ from dataclasses import dataclass, field, replace
 from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, TypeVar, Union
 
 import libcst as cst
-import builtins
 
 from libcst.helpers import get_absolute_module_for_import, get_full_name_for_node
 from libcst.metadata import BaseMetadataProvider
@@ -43,7 +42,6 @@ _FunctionNode = Union[cst.FunctionDef, cst.Lambda]
 _Node = Tuple[cst.Call, Tuple[cst.Call, Tuple[str, ...], str]]
 _N = TypeVar("_N", bound=cst.CSTNode)
 _OBJECT_KINDS = frozenset({FILE, TEMPDIR})
-_BUILTINS = frozenset(dir(builtins))
 
 
 class Env:
@@ -740,7 +738,7 @@ class _Interpreter:
     def ev_Name(self, node: cst.Name, env: Env) -> Value:
         value = env.lookup(node.value)
         if value is None:
-            value = Value(callees=frozenset({f"builtins.{node.value}"})) if node.value in _BUILTINS else EMPTY
+            value = Value(callees=frozenset({f"builtins.{node.value}"})) if node.value in names.BUILTINS else EMPTY
         if not value.locations and not value.callees and not value.defs and not value.staged:
             value = value.with_locations(self.locations.for_identifier(node.value))
         return value
@@ -961,8 +959,9 @@ class _Interpreter:
         result = EMPTY
         for callee in sorted(function.callees):
             result = result | self.library_call(node, callee, arguments)
-        for exported in sorted(function.exports, key=lambda e: e.qualified):
-            result = result | self.exported_call(node, exported, arguments)
+        if function.exports:
+            for exported in sorted(function.exports, key=lambda e: e.qualified):
+                result = result | self.exported_call(node, exported, arguments)
         receiver = self.values.get(node.func.value, EMPTY) if isinstance(node.func, cst.Attribute) else None
         for definition in self.ordered(function.defs):
             if isinstance(definition, cst.ClassDef):
@@ -988,17 +987,10 @@ class _Interpreter:
         """A call of another project module's function: its summary with this call's
         values, as ``called`` applies a same-module one. Its renames become this call's
         moves, named for the function and where the rename is."""
-        bound: Dict[str, Tuple[Value, cst.BaseExpression]] = {}
-        position = 0
-        for arg in call.args:
-            if arg.star:
-                break
-            keyword = arg.keyword.value if arg.keyword is not None else None
-            param = exported.argument_for(None if keyword else position, keyword)
-            if keyword is None:
-                position += 1
-            if param is not None:
-                bound[param] = (self.value_of(arg.value), arg.value)
+        bound = {
+            param: (self.value_of(node), node)
+            for param, node in exported.bind(call_arguments(call)).items()
+        }
 
         def side(end: Side) -> Tuple[Value, cst.BaseExpression]:
             if end.param is None:
@@ -1017,7 +1009,7 @@ class _Interpreter:
             (source, source_node), (destination, destination_node) = side(move.source), side(move.destination)
             effect = MoveEffect(
                 Move(call, move.function, source_node, destination_node, method=False),
-                source, destination, via=(exported.name,), origin=f"{exported.where.rpartition(':')[0]}:{move.line}",
+                source, destination, via=(exported.name,), origin=f"{exported.path}:{move.line}",
             )
             self.add_effect(call, effect)
             here, there = verdict(source, destination), verdict(alone(move.source), alone(move.destination))
@@ -1163,6 +1155,11 @@ class _Arguments:
     def node(self, index: int, keyword: str) -> cst.BaseExpression:
         """The expression ``get`` found (call it only when ``get`` found one)."""
         return self._nodes[keyword] if keyword in self.keywords else self._nodes[index]
+
+
+def call_arguments(call: cst.Call) -> List[Tuple[Optional[str], bool, cst.BaseExpression]]:
+    """``call``'s arguments as ``Exported.bind`` takes them: (keyword, starred, expression)."""
+    return [(a.keyword.value if a.keyword is not None else None, bool(a.star), a.value) for a in call.args]
 
 
 def _project_value(resolved: Resolved) -> Value:
