@@ -33,9 +33,10 @@ def analyse(
     rules: Sequence[Type[Rule]],
     refused: Optional[Tuple[str, int, int, bool]],
     edits: bool,
+    dependencies: bool = True,
 ) -> Tuple[List[Finding], Optional[cst.Module], Dependencies]:
-    """The file's findings, its tree, and the project modules (path, stamp) the analysis
-    read through the project index (for the result cache)."""
+    """The file's findings, its tree, and (with ``dependencies``) the project modules
+    (path, stamp) the analysis read through the project index (for the result cache)."""
     try:
         module = cst.parse_module(data)
     except cst.ParserSyntaxError as error:
@@ -57,12 +58,12 @@ def analyse(
             wrapper = Wrapper(module, {ProvenanceProvider: Setting(config.locations, view)})
             run_rules(wrapper, visitors)
     except RecursionError:
-        return [analysis_error(path, "too deeply nested to analyse (recursion limit reached)")], None, _read(view)
+        return [analysis_error(path, "too deeply nested to analyse (recursion limit reached)")], None, _read(view, dependencies)
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as error:
-        return [analysis_error(path, f"internal error while analysing: {_describe(error)}; please report it")], None, _read(view)
-    used = _read(view)
+        return [analysis_error(path, f"internal error while analysing: {_describe(error)}; please report it")], None, _read(view, dependencies)
+    used = _read(view, dependencies)
     reports = [report for visitor in visitors for report in visitor.reports]
     if not reports:
         return [], module, used
@@ -77,9 +78,10 @@ def analyse(
     return findings, module, used
 
 
-def _read(view: Optional[FileView]) -> Dependencies:
-    """The project modules the analysis read through ``view`` (none without the index)."""
-    return frozenset() if view is None else view.project.dependencies()
+def _read(view: Optional[FileView], dependencies: bool) -> Dependencies:
+    """The project modules the analysis read through ``view`` (none without the index),
+    when they are asked for."""
+    return view.project.dependencies() if view is not None and dependencies else frozenset()
 
 
 def _span(where: CodeRange) -> Span:

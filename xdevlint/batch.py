@@ -92,7 +92,9 @@ def check_files(
     counted = [0, 0]  # files, findings
 
     def finish(index: int, result: FileResult) -> None:
-        done[index] = result
+        # Kept to the end of the run: without its dependencies (once the cache has them),
+        # which a big project's run would hold a whole import closure of for every file.
+        done[index] = replace(result, dependencies=frozenset()) if result.dependencies else result
         counted[0] += 1
         counted[1] += len(result.findings)
         if progress is not None:
@@ -182,7 +184,7 @@ def run_task(task: _Task) -> Tuple[Union[FileResult, FixResult], Optional[str]]:
         return data, None
     digest = _digest(data) if task.digest is not None else None
     if task.unsafe is None:
-        result = lint_source(data, task.path, task.config, edits=task.edits)
+        result = lint_source(data, task.path, task.config, edits=task.edits, dependencies=task.digest is not None)
         # The source goes back only for the excerpts of findings.
         return replace(result, findings=portable(result.findings), source=data if result.findings else None), digest
     from xdevlint.fixing import fix_file

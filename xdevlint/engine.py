@@ -41,6 +41,7 @@ def lint_source(
     prescan: bool = True,
     noqa: bool = True,
     edits: bool = True,
+    dependencies: bool = True,
 ) -> FileResult:
     """Findings for one file's bytes, sorted and with suppressions applied.
 
@@ -49,8 +50,10 @@ def lint_source(
     apply line suppressions themselves; ``# xdevlint: noqa`` still skips the file.
     ``edits=False`` leaves fixes without their textual view (``Fix.edits``), which only
     JSON and SARIF print and which costs a rendering of the code around each fix.
+    ``dependencies=False`` leaves out the project modules the result rests on, which only
+    the result cache keeps, and which cost a set of a whole import closure per file.
     """
-    return _lint_bytes(data, path, config, rules, prescan, noqa, edits)[0]
+    return _lint_bytes(data, path, config, rules, prescan, noqa, edits, dependencies)[0]
 
 
 def fix_source(
@@ -61,13 +64,13 @@ def fix_source(
     A file with nothing to fix costs one lint, and no fixer: the fixer's first pass is
     that lint.
     """
-    first = _lint_bytes(data, path, config, rules, True, True, True)
+    first = _lint_bytes(data, path, config, rules, True, True, True, True)
     if not any(f.fix is not None and (unsafe or f.fix.applicability is Applicability.SAFE) for f in first[0].findings):
         return FixResult(path, data, data, (), first[0], first[0])
     from xdevlint.fixes import apply as fixer
 
     def analyse(source: bytes) -> Tuple[FileResult, Optional["cst.Module"]]:
-        return first if source is data else _lint_bytes(source, path, config, rules, True, True, True)
+        return first if source is data else _lint_bytes(source, path, config, rules, True, True, True, True)
 
     return fixer.fix(data, path, analyse, unsafe=unsafe)
 
@@ -80,13 +83,14 @@ def _lint_bytes(
     prescan: bool,
     noqa: bool,
     edits: bool,
+    dependencies: bool,
 ) -> Tuple[FileResult, Optional["cst.Module"]]:
     """The file's result, and its tree when it was analysed (the fixer rewrites it)."""
     try:
         text, _ = decode(data)
     except DecodeError as error:
         return FileResult(path, (analysis_error(path, error.reason, error.line, error.column),), data), None
-    findings, module, read = _lint(data, text, path, config, rules, prescan, noqa, edits)
+    findings, module, read = _lint(data, text, path, config, rules, prescan, noqa, edits, None, dependencies)
     return FileResult(path, findings, data, dependencies=read), module
 
 
@@ -120,9 +124,10 @@ def _lint(
     noqa: bool,
     edits: bool,
     tree: Optional[ast.AST] = None,
+    dependencies: bool = True,
 ) -> Tuple[Tuple[Finding, ...], Optional["cst.Module"], Dependencies]:
-    """The findings, the tree when one was analysed, and the project modules (path, stamp)
-    the gates and the analysis read through the project index."""
+    """The findings, the tree when one was analysed, and (with ``dependencies``) the
+    project modules (path, stamp) the gates and the analysis read through the project index."""
     # Tokenizing for comments costs more than the cheap scan: at first only when a
     # comment may concern xdevlint itself (a file-level noqa, an XDV code); a bare or
     # other tool's noqa only matters once there are findings to suppress.
@@ -143,10 +148,10 @@ def _lint(
     scan = Scan(text, tree, path, config.project_index)
     candidates = [rule for rule in selected if not prescan or _may_apply(rule, scan, config)]
     if not candidates:  # the gates' answers may rest on what the project supplies
-        return _unused_noqa(path, text, found, [], judged), None, scan.dependencies()
+        return _unused_noqa(path, text, found, [], judged), None, scan.dependencies() if dependencies else frozenset()
     refused = _python_refuses(scan)
     if refused is not None and refused[3]:
-        return (analysis_error(path, *refused[:3]),), None, scan.dependencies()
+        return (analysis_error(path, *refused[:3]),), None, scan.dependencies() if dependencies else frozenset()
     from xdevlint.analyser import analyse  # libcst: only for a file some rule's scan keeps
 
     classes = [rule.rule if isinstance(rule, RuleSpec) else rule for rule in candidates]
@@ -154,8 +159,8 @@ def _lint(
     focused = focus(text, scan.index, scan.move_nodes(config.locations)) if not edits and scan.index is not None else None
     if focused is not None:  # a check only: fixes edit the whole file (``stages.focus``)
         parsed = (focused.text, focused.text, focused.tree)
-    findings, module, analysed = analyse(*parsed, path, config, classes, refused, edits)
-    read = scan.dependencies() | analysed
+    findings, module, analysed = analyse(*parsed, path, config, classes, refused, edits, dependencies)
+    read = scan.dependencies() | analysed if dependencies else frozenset()
     if not noqa:
         return tuple(sorted(findings)), module, read
     if findings and may_noqa and not early:
