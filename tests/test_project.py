@@ -320,36 +320,67 @@ def _project_of(tmp_path: Path, files: dict) -> project.Project:
     return view.project
 
 
-def test_a_closure_none_of_whose_texts_is_marked_is_ruled_out_and_a_marked_one_is_not(tmp_path: Path) -> None:
-    """``_may_supply``: a mark two imports away (a star import, then a library alias)
-    keeps the module that starts the chain; a chain with no mark rules out every name."""
+def test_callee_names_follow_a_mark_through_star_imports_and_aliases_and_rule_out_a_chain_with_none(tmp_path: Path) -> None:
+    """``_callee_names``: a mark two imports away (a star import, then a library alias)
+    reaches the module that starts the chain; a chain with no mark gives no name, and the
+    answer is remembered for every module of the closure, with the texts it rests on."""
     proj = _project_of(tmp_path, {
         "pkg/__init__.py": "",
-        "pkg/a.py": "from .b import go\nY = go\n",
+        "pkg/a.py": "from .b import go\nY = go\nZ = 1\n",
         "pkg/b.py": "from .c import *\n",
         "pkg/c.py": "from os import replace as go\n",
         "pkg/d.py": "from .e import Z\nW = Z\n",
         "pkg/e.py": "import os\nZ = os.path.join('a', 'b')\n",
     })
-    assert project._may_supply(proj, "pkg.a", True)
-    assert project._may_bind(proj, "pkg.a", "Y", True)
-    assert not project._may_supply(proj, "pkg.d", True)
-    assert not project._may_bind(proj, "pkg.d", "W", True)
-    # The answer of no is remembered for every module the walk reached.
-    assert project._SUPPLY[(proj.roots, "pkg.e", True)][0] is False
+    assert project._callee_names(proj, "pkg.a") == {"go", "Y"}
+    assert project._callee_names(proj, "pkg.b") == {"go"}
+    assert project._callee_names(proj, "pkg.d") == frozenset()
+    generation, names, texts = project._CALLEE_NAMES[(proj.roots, "pkg.e")]
+    assert names == frozenset() and {path for path, _ in texts} == {str(tmp_path / "pkg" / "e.py")}
+    assert {path for path, _ in project._CALLEE_NAMES[(proj.roots, "pkg.a")][2]} == {
+        str(tmp_path / "pkg" / name) for name in ("a.py", "b.py", "c.py")
+    }
+
+
+def test_callee_names_reach_through_a_cycle_of_imports_and_calls_off_an_imported_module(tmp_path: Path) -> None:
+    """A helper that renames marks its module; a function that calls it, in a module that
+    imports it back (a cycle), and one that calls it off the module (``pkg.y.helper``,
+    ``yy.helper``) are found; a function that only names it in a string is not."""
+    proj = _project_of(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/x.py": "from .y import helper\n\ndef run(a, b):\n    helper(a, b)\n\ndef idle():\n    return 'helper'\n",
+        "pkg/y.py": "import os\nfrom . import x\n\ndef helper(a, b):\n    os.replace(a, b)\n",
+        "pkg/z.py": "import pkg.y\nfrom pkg import y as yy\nSWAP = yy.helper\n\ndef go(a, b):\n    pkg.y.helper(a, b)\n",
+    })
+    assert project._callee_names(proj, "pkg.x") == {"helper", "run"}
+    assert project._callee_names(proj, "pkg.y") == {"helper"}
+    assert project._callee_names(proj, "pkg.z") == {"SWAP", "go"}
 
 
 @pytest.mark.parametrize(
-    ("text", "marked"),
+    ("text", "bound"),
     [
-        ("from pkg.link import Link\n", False),  # a module called link, not an alias
-        ("import os\nswap = os.link\n", True),
-        ("from os import link\n", True),
-        ("from os import *\n", True),  # binds link without spelling it
-        ("import os\nos.link('a', 'b')\n", False),  # a call makes no alias
+        ("from pkg.link import Link\n", set()),  # a module called link, not an alias
+        ("import os\nswap = os.link\n", {"swap"}),
+        ("from os import link\n", {"link"}),
+        ("import os\nos.link('a', 'b')\n", set()),  # a call makes no alias
+        ("def f(t):\n    return t.replace(tzinfo=None)\n", set()),  # no path method's call
+        ("def f(p, q):\n    p.replace(q)\n", {"f"}),
     ],
 )
-def test_a_text_is_marked_for_callees_only_where_it_may_bind_an_alias(tmp_path: Path, text: str, marked: bool) -> None:
+def test_a_text_binds_a_scanned_function_only_where_it_may(tmp_path: Path, text: str, bound: set) -> None:
     proj = _project_of(tmp_path, {"pkg/__init__.py": "", "pkg/m.py": text})
-    facts = project._text(proj, "pkg.m")
-    assert facts is not None and facts[2].marked(True) is marked
+    assert project._callee_names(proj, "pkg.m") == bound
+
+
+def test_a_star_import_of_os_binds_its_move_functions(tmp_path: Path) -> None:
+    proj = _project_of(tmp_path, {"pkg/__init__.py": "", "pkg/m.py": "from os import *\n"})
+    assert {"rename", "replace", "link"} <= project._callee_names(proj, "pkg.m")
+
+
+def test_a_module_name_with_an_empty_part_is_no_module(tmp_path: Path) -> None:
+    """``from pkg import ...`` in a docstring spells ``pkg....``, which the file system
+    would find as ``pkg////__init__.py``: a second copy of the package under a false name."""
+    proj = _project_of(tmp_path, {"pkg/__init__.py": "", "pkg/m.py": ""})
+    assert proj.find("pkg.m") is not None
+    assert proj.find("pkg....") is None and proj.find("pkg..m") is None

@@ -40,7 +40,7 @@ import sys
 import time
 import warnings
 from dataclasses import dataclass, field
-from typing import Collection, Dict, FrozenSet, Iterable, Iterator, KeysView, List, Optional, Pattern, Sequence, Set, Tuple, Union, cast
+from typing import Callable, Collection, Dict, FrozenSet, Iterable, Iterator, KeysView, List, Optional, Pattern, Sequence, Set, Tuple, Union
 
 from xdevlint.analysis import names
 from xdevlint.analysis.exports import Context, Exported, summarise
@@ -419,7 +419,10 @@ class Project:
         if module in self._files:
             return self._files[module]
         found: Optional[Tuple[str, bool]] = None
-        if module and module.split(".", 1)[0] not in _STDLIB:
+        parts = module.split(".")
+        # ``from pkg import ...`` in a docstring makes ``pkg....``: the file system would
+        # read ``pkg////__init__.py`` as ``pkg/__init__.py``, a second copy under a false name.
+        if all(part.isidentifier() for part in parts) and parts[0] not in _STDLIB:
             relative = module.replace(".", os.sep)
             for root in self.roots:
                 package = os.path.join(root, relative, "__init__.py")
@@ -632,7 +635,7 @@ _BINDINGS: Dict[Tuple[Tuple[str, ...], Locations, str, str], Tuple[Optional[Reso
 
 def forget() -> None:
     """Drop everything this process remembers of project modules (for tests: a cold run)."""
-    for memo in (_FILES, _SUMMARIES, _RESOLVED, _BINDINGS, _TEXTS, _MAY, _NAMES, _SUPPLY, _ROOTS):
+    for memo in (_FILES, _SUMMARIES, _RESOLVED, _BINDINGS, _TEXTS, _MAY, _NAMES, _SUPPLY, _ROOTS, _CALLEE_NAMES):
         memo.clear()
 
 
@@ -884,18 +887,22 @@ _CALLEE_WORDS = "|".join(sorted({re.escape(q.rsplit(".", 1)[1]) for q in _SCANNE
 _ALIAS_READ = re.compile(rf"\.\s*(?:{_CALLEE_WORDS})\b(?![ \t]*(?:[(.]|import\b))")
 _CALLEE_WORD = re.compile(rf"\b(?:{_CALLEE_WORDS})\b")
 #: What a function's text spells when ``exports`` may find it renaming or returning a temp
-#: (``Exported.scanned``): a rename by ``os``'s name (or an alias holding ``os``), a
-#: ``Path`` method's one-argument call or its unbound form, or a temp factory's name.
-#: Broader spellings only cost time; ``str.replace(old, new)`` is what this keeps out.
+#: (``Exported.scanned``): a call, an attribute or an import of a move or temp function's
+#: name (not the word in prose: "rename the key"; a ``NamedTemporaryFile``'s ``.name`` is
+#: a temp it may return), a rename by ``os``'s name (or an alias holding ``os``), a
+#: ``Path`` method's one-argument call (positional or ``target=``: ``.replace(tzinfo=tz)``
+#: is not one) or its unbound form. Broader spellings only cost time;
+#: ``str.replace(old, new)`` is what this keeps out.
+_HELPER_WORDS = "renames?|hardlink_to|mkstemp|mkdtemp|mktemp|NamedTemporaryFile"
 _HELPER_CALL = re.compile(
-    r"\b(?:renames?|hardlink_to|mkstemp|mkdtemp|mktemp)\b"
+    rf"\b(?:{_HELPER_WORDS})\s*\("
+    rf"|\.\s*(?:{_HELPER_WORDS})\b"
+    rf"|\bimport\b[^\n;]*\b(?:{_HELPER_WORDS})\b"
     r"|os\w*\s*\.\s*(?:replace|link)\b"
-    r"|\.\s*replace\s*\((?:[^,()]|\([^()]*\))*\)"
+    r"|\.\s*replace\s*\((?!\s*(?!target\b)\w+\s*=(?!=))(?:[^,()]|\([^()]*\))*\)"
     r"|[Pp]ath\w*\s*\.\s*replace\b"
 )
 _TEMP_DIR_WORD = re.compile("|".join(sorted(re.escape(q.rsplit(".", 1)[1]) for q in names.TEMP_DIR_ATTRIBUTES)))
-#: Modules whose star import binds a scanned function (``from os import *`` binds rename).
-_STAR_SOURCES = frozenset(q.rpartition(".")[0] for q in _SCANNED_CALLEES if q in names.KNOWN_NAMES)
 
 
 def _known_by_module() -> Dict[str, FrozenSet[str]]:
@@ -983,7 +990,7 @@ class Supplied:
         self._view = view
         self._text = text
         self._imports = imports
-        self._words: Optional[Set[str]] = None
+        self._words: Optional[Set[str]] = None  # the words of the text without its imports
         self._reads: Optional[Set[str]] = None  # the attributes the text reads (``.Y``)
         self._bare: Optional[str] = None  # the text without its import statements
         self._found: Dict[bool, FrozenSet[str]] = {}
@@ -1021,7 +1028,6 @@ class Supplied:
         found: Set[str] = set()
         view = self._view
         if view is not None:
-            project = view.project
             for module, name, local in self._imports:
                 for bound, resolved in self._bound(view, module, name, local, callees):
                     function = resolved.function
@@ -1039,20 +1045,26 @@ class Supplied:
         self, view: FileView, module: str, name: Optional[str], local: str, callees: bool
     ) -> Iterator[Tuple[str, Resolved]]:
         """(local name, what it resolves to) for what one import brings that the file
-        uses and the module's text may bind (``_may_bind``)."""
+        uses past its import statements (a re-export alone holds no finding) and the
+        module's text may bind (``_callee_names``, ``_may_bind``)."""
         project = view.project
-        if not _may_supply(project, module, True if callees else project.locations):
+        if callees:
+            tainted = _callee_names(project, module)
+            if not tainted:
+                return
+            may_bind: Callable[[str], bool] = tainted.__contains__
+        elif not _may_supply(project, module):
             return  # nothing its import closure spells can bind what is asked
+        else:
+            may_bind = lambda attribute: _may_bind(project, module, attribute)  # noqa: E731
         if name is not None:
-            if _may_bind(project, module, name, callees):
+            if may_bind(name) and local in self._spelt():
                 resolved = project.resolve(f"{module}.{name}")
                 if resolved is not None:
                     yield local, resolved
             return
         if local == "*":  # any public name of it the text spells
-            if self._words is None:
-                self._words = set(_WORD.findall(self._text))
-            used = {u for u in self._words & _names_of(project, module) if not u.startswith("_")}
+            used = {u for u in self._spelt() & (tainted if callees else _names_of(project, module)) if not u.startswith("_")}
         elif self._escapes(local):  # a module used as a value: any attribute the text reads
             if self._reads is None:
                 self._reads = set(_READ.findall(self._text))
@@ -1060,17 +1072,26 @@ class Supplied:
         else:
             used = _attributes(self._text, module, local)  # only read as ``local.Y``
         for attribute in sorted(used):
-            if _may_bind(project, module, attribute, callees):
+            if may_bind(attribute):
                 resolved = project.resolve(f"{module}.{attribute}")
                 if resolved is not None:
                     yield attribute if local == "*" else local, resolved
 
+    def _without_imports(self) -> str:
+        if self._bare is None:
+            self._bare = _IMPORT.sub("", _FROM_IMPORT.sub("", self._text))
+        return self._bare
+
+    def _spelt(self) -> Set[str]:
+        """The words of the text past its import statements."""
+        if self._words is None:
+            self._words = set(_WORD.findall(self._without_imports()))
+        return self._words
+
     def _escapes(self, local: str) -> bool:
         """Whether the file may use the module it binds to ``local`` other than by reading
         an attribute off it (``m = paths``, ``f(paths)``): then any of its names may be used."""
-        if self._bare is None:
-            self._bare = _IMPORT.sub("", _FROM_IMPORT.sub("", self._text))
-        bare = self._bare
+        bare = self._without_imports()
         return any(not _word_at(bare, m.start() - 1) for m in re.finditer(rf"{re.escape(local)}\b(?!\s*\.)", bare))
 
 
@@ -1097,21 +1118,22 @@ class _Text:
     From one pass of the import regexes, when the text is first read: the project modules
     it imports (``imports``: ``named`` by local name, (module, name); ``stars``;
     ``modules``: local name -> the modules it binds, whose attributes ``reads`` finds) and
-    the local names its imports bind (``imported``; ``aliases``: of a scanned function or
-    the temp directory, from a library; ``starred``: a library star import's). Whether the
-    text is *marked* for a kind (``marked``): it spells a binding of a scanned function
-    (``callees``: reads one, imports one by name or star) or of a location (by
-    configuration, ``locations``), so that ``_may_supply`` can rule out a whole import
-    closure none of whose modules is marked without a look at any name. The text of each
-    top-level function (``defs``) is kept apart: a function that names a scanned function
-    (``helpers``: it may rename, or return a temp) or a location marks the module too.
+    the local names its imports bind (``imported``; ``aliases``: of a scanned function,
+    ``temp_aliases``: of the temp directory, from a library; ``starred``: a library star
+    import's). The marks of a scanned function (``_callee_names`` starts from them): those
+    aliases, a read of one (``alias_read``: ``swap = os.replace``), and the top-level
+    functions (their text, ``defs``, is kept apart) that name one (``helpers``: they may
+    rename, or return a temp). Whether the text is *marked* for locations (``marked``:
+    it spells one, by configuration), so that ``_may_supply`` can rule out a whole import
+    closure none of whose modules is marked without a look at any name.
 
-    Only for a module whose closure is marked, and only when first asked: where each
-    statement that may assign a name starts (``assigned``, ``starts``), and their text."""
+    Only for a module that needs them, and only when first asked: where each statement
+    that may assign a name starts (``assigned``, ``starts``), and their text."""
 
     __slots__ = (
-        "module", "stamp", "source", "defs", "helpers", "callees", "locations", "_starts", "statements", "imported", "aliases",
-        "temp_aliases", "starred", "named", "stars", "modules", "imports", "_reads", "seen", "_edges",
+        "module", "stamp", "source", "defs", "helpers", "locations", "_starts", "statements", "imported", "aliases",
+        "temp_aliases", "starred", "named", "stars", "modules", "imports", "_reads", "seen", "_edges", "alias_read",
+        "_spans", "_called",
     )
 
     def __init__(self, module: str, path: str, stamp: _Stamp, source: str, defs: Dict[str, str], package: str, project: Project) -> None:
@@ -1133,7 +1155,7 @@ class _Text:
         star_sources = {spec for spec, name, _ in from_items if name == "*"}
         self.starred = frozenset(n for spec in star_sources for n in _KNOWN_BY_MODULE.get(spec, ()))
         # Reads an alias (``os.replace`` not called), imports one by name, or star-imports a module that has one.
-        self.callees = bool(self.aliases) or bool(star_sources & _STAR_SOURCES) or _ALIAS_READ.search(source) is not None
+        self.alias_read = _ALIAS_READ.search(source) is not None
         named: Dict[str, List[Tuple[str, Optional[str]]]] = {}
         stars: List[str] = []
         self.modules: Dict[str, List[str]] = {}  # local name -> the project modules it binds
@@ -1151,13 +1173,34 @@ class _Text:
         self.imports = frozenset(imports)
         self._reads: Dict[str, List[Tuple[str, Optional[str]]]] = {}
         self._edges: Dict[str, List[Tuple[str, Optional[str]]]] = {}
+        self._spans: Optional[List[Tuple[int, int, str]]] = None
+        self._called: Dict[str, FrozenSet[str]] = {}
 
-    def marked(self, kind: Union[bool, Locations]) -> bool:
-        """Whether the text may bind, by itself, what ``kind`` asks (True: a scanned
-        function; else a location): false only if ``query`` can find no hit here."""
-        if kind is True:
-            return self.callees or bool(self.starred) or bool(self.helpers)
-        locations = cast(Locations, kind)
+    def binding(self, pattern: Pattern[str]) -> Set[str]:
+        """The names bound by the module-level statements in which ``pattern`` matches
+        (each name a statement may assign: ``_ASSIGNED``)."""
+        found: Set[str] = set()
+        for match in pattern.finditer(self.source):
+            if self._spans is None:
+                self._spans = [
+                    (start, start + len(_statement(self.source, start)), name)
+                    for name, starts in self.starts.items()
+                    for start in starts
+                ]
+            at = match.start()
+            found.update(name for start, end, name in self._spans if start <= at < end)
+        return found
+
+    def called(self, name: str) -> FrozenSet[str]:
+        """The first name of each callee the top-level function ``name`` calls (``_CALLED``)."""
+        found = self._called.get(name)
+        if found is None:
+            found = self._called[name] = frozenset(_CALLED.findall(self.defs[name]))
+        return found
+
+    def marked(self, locations: Locations) -> bool:
+        """Whether the text may bind, by itself, one of ``locations``: false only if
+        ``query`` can find no hit here."""
         spelled = self.locations.get(locations)
         if spelled is None:
             spelled = self.locations[locations] = _spells_location(self.source.lower(), locations) or any(
@@ -1199,35 +1242,28 @@ class _Text:
             found = self.statements[name] = [_statement(self.source, start) for start in self.starts[name]]
         return found
 
-    def query(self, name: Optional[str], kind: Union[bool, Locations]) -> Tuple[bool, List[Tuple[str, Optional[str]]]]:
-        """Whether ``name`` (None: any name) may be bound here to what ``kind`` asks, and
-        if not, the (module, name) pairs its binding may come from (``edges``).
+    def query(self, name: Optional[str], locations: Locations) -> Tuple[bool, List[Tuple[str, Optional[str]]]]:
+        """Whether ``name`` (None: any name) may be bound here to one of ``locations``,
+        and if not, the (module, name) pairs its binding may come from (``edges``).
 
-        An assigned name's value is spelt in its statement: it may be an alias or a
-        location there, or come from the names the statement spells (imported, assigned
-        in this module, or from a star import). A function's may come from its text: a
-        scanned function it names (it may rename, or return a temp), a location, or the
-        names it spells (a helper it calls). An imported name comes from its import; any
-        other (a ``class``, or none) only from a star import."""
-        location = kind if isinstance(kind, Locations) else None
+        An assigned name's value is spelt in its statement: it may be a location there, or
+        come from the names the statement spells (imported, assigned in this module, or
+        from a star import). A function's may come from its text: a location, or the names
+        it calls (a helper). An imported name comes from its import (``from tempfile
+        import gettempdir as tmp`` is one); any other (a ``class``, or none) only from a
+        star import."""
         if name is None:
             named = [edge for pairs in self.named.values() for edge in pairs]
             reads = [edge for local in self.modules for edge in self.reads(local)]
             stars: List[Tuple[str, Optional[str]]] = [(star, None) for star in self.stars]
-            return self.marked(kind), [*named, *stars, *reads]
-        # Imported from a library: ``from os import replace as swap``; ``from os import *``.
-        hit = name in (self.aliases if location is None else self.temp_aliases) or location is None and name in self.starred
+            return self.marked(locations), [*named, *stars, *reads]
+        hit = name in self.temp_aliases
         body = self.defs.get(name)
-        if body is not None:
-            hit = hit or (name in self.helpers if location is None else _spells_location(body.lower(), location))
         texts = self.statements_of(name) if body is None else [*self.statements_of(name), body]
         for statement in texts:
             if hit:
                 break
-            if location is None:
-                hit = _ALIAS_READ.search(statement) is not None
-            else:
-                hit = _spells_location(statement.lower(), location)
+            hit = _spells_location(statement.lower(), locations)
         return (True, []) if hit else (False, self.edges(name))
 
     def edges(self, name: str) -> List[Tuple[str, Optional[str]]]:
@@ -1299,7 +1335,7 @@ def _word_at(text: str, index: int) -> bool:
 _TEXTS: Dict[str, _Text] = {}
 #: What ``_may_bind`` answered, by (search roots, (module, name), kind): the answer, its
 #: generation, and the module texts (path, stamp) it rests on (a result cache records them).
-_MAY: Dict[Tuple[Tuple[str, ...], Tuple[str, Optional[str]], Union[bool, Locations]], Tuple[bool, int, _Dependencies]] = {}
+_MAY: Dict[Tuple[Tuple[str, ...], Tuple[str, Optional[str]], Locations], Tuple[bool, int, _Dependencies]] = {}
 
 
 def _text(project: Project, module: str) -> Optional[Tuple[str, _Stamp, _Text]]:
@@ -1360,14 +1396,19 @@ def _names_of(project: Project, module: str) -> FrozenSet[str]:
 _NAMES: Dict[Tuple[Tuple[str, ...], str], Tuple[int, FrozenSet[str], _Dependencies]] = {}
 
 
-def _may_supply(project: Project, module: str, kind: Union[bool, Locations]) -> bool:
+def _may_supply(project: Project, module: str) -> bool:
     """Whether any module of project module ``module``'s import closure (as texts spell
-    it) is marked for ``kind`` (``_Text.marked``). If none is, no name of ``module`` may be
-    bound to what ``kind`` asks: ``_may_bind`` follows imports only, and finds a hit only
+    it) is marked for the project's locations (``_Text.marked``). If none is, no name of
+    ``module`` may be a location: ``_may_bind`` follows imports only, and finds a hit only
     in a marked text. One walk answers for every module it reaches when the answer is
     no (each one's closure is within the start's), and for the path to the mark when yes.
     Each answer keeps the module texts it rests on, which a memo hit notes as read."""
+    kind = project.locations
     generation = _GENERATION[0]
+    memo = _SUPPLY.get((project.roots, module, kind))
+    if memo is not None and memo[1] == generation:  # asked before: by far the most common case
+        project.saw(memo[2])
+        return memo[0]
     parents: Dict[str, Optional[str]] = {module: None}
     stack = [module]
     visited: List[str] = []
@@ -1405,20 +1446,25 @@ def _may_supply(project: Project, module: str, kind: Union[bool, Locations]) -> 
 
 #: What ``_may_supply`` answered, by (search roots, module, kind): the answer, its
 #: generation and the module texts (path, stamp) it rests on.
-_SUPPLY: Dict[Tuple[Tuple[str, ...], str, Union[bool, Locations]], Tuple[bool, int, _Dependencies]] = {}
+_SUPPLY: Dict[Tuple[Tuple[str, ...], str, Locations], Tuple[bool, int, _Dependencies]] = {}
 
 
-def _may_bind(project: Project, module: str, name: Optional[str], callees: bool) -> bool:
-    """Whether project module ``module``'s ``name`` (None: any of its names) may be an
-    alias of a scanned function (``callees``) or a location, as far as module texts tell
-    (``_Text.query``): a module whose text spells such a binding and binds the name, or
-    one whose binding of the name may come from a module that may.
-    Sound: a binding the index resolves is spelt so (``_ALIAS_READ``, ``_spells_location``)."""
-    kind: Union[bool, Locations] = True if callees else project.locations
-    if not _may_supply(project, module, kind):
-        return False
+def _may_bind(project: Project, module: str, name: Optional[str]) -> bool:
+    """Whether project module ``module``'s ``name`` (None: any of its names) may be a
+    location, as far as module texts tell (``_Text.query``): a module whose text spells
+    such a binding and binds the name, or one whose binding of the name may come from a
+    module that may. Sound: a location the index resolves is spelt so (``_spells_location``).
+    (Scanned functions are found forwards instead, ``_callee_names``: their marks are rare,
+    and every file asks of them.)"""
+    kind = project.locations
     generation = _GENERATION[0]
     start = (module, name)
+    memo = _MAY.get((project.roots, start, kind))
+    if memo is not None and memo[1] == generation:  # asked before: by far the most common case
+        project.saw(memo[2])
+        return memo[0]
+    if not _may_supply(project, module):
+        return False
     parents: Dict[Tuple[str, Optional[str]], Optional[Tuple[str, Optional[str]]]] = {start: None}
     stack = [start]
     visited: List[Tuple[str, Optional[str]]] = []
@@ -1457,9 +1503,190 @@ def _may_bind(project: Project, module: str, name: Optional[str], callees: bool)
     return False
 
 
+# -- which names may bind a scanned function: worked out forwards, once per module -------
+
+def _callee_names(project: Project, module: str) -> FrozenSet[str]:
+    """The names project module ``module`` may bind to a scanned function (an alias of
+    one, a function that may call one or return a temp), as far as module texts tell:
+    the same question ``_may_bind`` asks of one name for locations, answered for every
+    name of a module at once.
+
+    Forwards, from the marks: a module's names are worked out from the marks of its own
+    text (``_Text.helpers``, ``aliases``, ``starred``, an alias read) and the names its
+    imports bring that are already known to be such, spelt in its statements and
+    functions (``_taint``). Modules are taken strongest component of imports first
+    (Tarjan's order), a cycle's members until none changes. Real projects mark few
+    modules, and a module with no mark and no such import is done with no look at its
+    text past its imports: that is what makes asking every file's every import cheap."""
+    generation = _GENERATION[0]
+    key = (project.roots, module)
+    memo = _CALLEE_NAMES.get(key)
+    if memo is None or memo[0] != generation:
+        _work_out_callee_names(project, module, generation)
+        memo = _CALLEE_NAMES.get(key)
+        if memo is None or memo[0] != generation:  # a text changed meanwhile, or it cannot be read
+            return frozenset()
+    project.saw(memo[2])
+    return memo[1]
+
+
+#: ``_callee_names``' answers, by (search roots, module): the generation, the names, and
+#: the module texts (path, stamp) they rest on: the module's import closure.
+_CALLEE_NAMES: Dict[Tuple[Tuple[str, ...], str], Tuple[int, FrozenSet[str], _Dependencies]] = {}
+
+
+def _work_out_callee_names(project: Project, start: str, generation: int) -> None:
+    """``_callee_names`` for ``start`` and every module of its import closure not yet
+    known: Tarjan's strongly connected components, without recursion (import chains run
+    deep), each component done when it closes (its imports are done by then)."""
+    roots = project.roots
+    index: Dict[str, int] = {}
+    low: Dict[str, int] = {}
+    stack: List[str] = []
+    on_stack: Set[str] = set()
+    facts: Dict[str, _Text] = {}
+    work: List[Tuple[str, Iterator[str]]] = []
+
+    def known(module: str) -> bool:
+        memo = _CALLEE_NAMES.get((roots, module))
+        return memo is not None and memo[0] == generation
+
+    def enter(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        read = _text(project, module)
+        if read is not None:
+            facts[module] = read[2]
+        imports = facts[module].imports if module in facts else frozenset()
+        work.append((module, iter(sorted(imports))))
+
+    if known(start):
+        return
+    enter(start)
+    while work:
+        module, pending = work[-1]
+        for imported in pending:
+            if imported in index:
+                if imported in on_stack:
+                    low[module] = min(low[module], index[imported])
+            elif not known(imported):
+                enter(imported)
+                break
+        else:
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[module])
+            if low[module] == index[module]:
+                component: List[str] = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == module:
+                        break
+                _close(project, component, facts, generation)
+
+
+def _close(project: Project, component: List[str], facts: Dict[str, _Text], generation: int) -> None:
+    """Work out the callee names of one strongly connected component of modules, whose
+    imports outside it are known: each member once, and again whenever a member it imports
+    gains names (they only grow), then remember them with the texts they rest on."""
+    roots = project.roots
+    found: Dict[str, FrozenSet[str]] = {member: frozenset() for member in component}
+    members = set(component)
+
+    def names_of(module: str) -> FrozenSet[str]:
+        if module in members:
+            return found[module]
+        memo = _CALLEE_NAMES.get((roots, module))
+        return memo[1] if memo is not None else frozenset()
+
+    importers: Dict[str, List[str]] = {}  # the members each member is imported by
+    for member in component:
+        if member in facts:
+            for imported in facts[member].imports & members:
+                importers.setdefault(imported, []).append(member)
+    pending = list(component)
+    queued = set(component)
+    while pending:  # each member once, then again only when one it imports has grown
+        member = pending.pop()
+        queued.discard(member)
+        if member not in facts:
+            continue
+        now = _taint(facts[member], names_of)
+        if now != found[member]:
+            found[member] = now
+            for importer in importers.get(member, ()):
+                if importer not in queued:
+                    queued.add(importer)
+                    pending.append(importer)
+    if generation != _GENERATION[0]:
+        return  # a text changed meanwhile: nothing is remembered
+    own = frozenset().union(*(facts[member].seen for member in component if member in facts))
+    outside = {module for member in component if member in facts for module in facts[member].imports} - members
+    deps = own.union(*(memo[2] for module in outside for memo in [_CALLEE_NAMES.get((roots, module))] if memo is not None))
+    for member in component:
+        _CALLEE_NAMES[(roots, member)] = (generation, found[member], deps)
+
+
+def _taint(text: _Text, names_of: Callable[[str], FrozenSet[str]]) -> FrozenSet[str]:
+    """The names one module's text may bind to a scanned function, given what each module
+    it imports may (``names_of``): those its own marks bind, those its imports bring, and,
+    to a fixed point, the module-level statements that spell one of those (all of their
+    names: ``_ASSIGNED``) and the functions that call one, or read one off an imported
+    module (``_CALLED``, ``_attributes``: as ``_Text.edges`` follows them)."""
+    tainted: Set[str] = set(text.aliases) | set(text.starred) | set(text.helpers)
+    for module in text.stars:
+        tainted |= names_of(module)
+    for local, pairs in text.named.items():
+        if any(name in names_of(module) for module, name in pairs):
+            tainted.add(local)
+    chains = [
+        (local, module, bound)
+        for local, modules in text.modules.items()
+        for module in modules
+        for bound in [names_of(module)]
+        if bound
+    ]
+    if not tainted and not chains and not text.alias_read:
+        return frozenset()
+    if text.alias_read:  # ``swap = os.replace``
+        tainted |= text.binding(_ALIAS_READ)
+    tainted |= _chained(text, chains)
+    while True:
+        grown = {name for name in text.defs if name not in tainted and not text.called(name).isdisjoint(tainted)}
+        if tainted:
+            spelt = re.compile(rf"(?<![\w.])(?:{'|'.join(map(re.escape, sorted(tainted)))})\b")
+            grown |= text.binding(spelt) - tainted
+        if not grown:
+            break
+        tainted |= grown
+    return frozenset(tainted)
+
+
+def _chained(text: _Text, chains: List[Tuple[str, str, FrozenSet[str]]]) -> Set[str]:
+    """The names whose binding reads one of ``chains``' names off a module the text
+    imports (``local.NAME``, ``a.b.NAME`` for ``import a.b``): a function anywhere in its
+    body, a module-level name in its statement."""
+    if not chains:
+        return set()
+    patterns = []
+    for local, module, bound in chains:
+        parts = module.split(".")
+        path = parts[1:] if local == parts[0] and len(parts) > 1 else []
+        prefix = r"\s*\.\s*".join([re.escape(local), *map(re.escape, path)])
+        patterns.append(rf"(?<![\w.]){prefix}\s*\.\s*(?:{'|'.join(map(re.escape, sorted(bound)))})\b")
+    pattern = re.compile("|".join(patterns))
+    found = {name for name, body in text.defs.items() if pattern.search(body)}
+    found |= text.binding(pattern)
+    return found
+
+
 def _found(
     project: Project,
-    kind: Union[bool, Locations],
+    kind: Locations,
     pair: Optional[Tuple[str, Optional[str]]],
     parents: Dict[Tuple[str, Optional[str]], Optional[Tuple[str, Optional[str]]]],
 ) -> bool:
