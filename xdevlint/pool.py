@@ -14,6 +14,7 @@ that may hold threads or locks), so the function they run must be importable by 
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import time
@@ -84,7 +85,7 @@ class Pool:
 
     def _start(self) -> _Worker:
         parent, child = self._context.Pipe()
-        process = self._context.Process(target=_serve, args=(child, self.function), daemon=True)
+        process = self._context.Process(target=_serve, args=(child, self.function, gc.get_threshold()), daemon=True)
         process.start()
         child.close()
         return _Worker(process, parent)
@@ -188,10 +189,12 @@ class Pool:
 _READY = "ready"
 
 
-def _serve(connection: "Connection", function: str) -> None:
-    """A worker: run ``function`` on each task of each chunk, answering task by task."""
+def _serve(connection: "Connection", function: str, threshold: Tuple[int, int, int]) -> None:
+    """A worker: run ``function`` on each task of each chunk, answering task by task,
+    collecting garbage as the parent does (``threshold``)."""
     global _IN_WORKER
     _IN_WORKER = True
+    gc.set_threshold(*threshold)
     module, _, name = function.partition(":")
     run: Callable[[Any], Any] = getattr(importlib.import_module(module), name)
     connection.send(_READY)

@@ -507,8 +507,18 @@ def vendor_safemove(path: str, out: TextIO) -> int:
     return EXIT_CLEAN
 
 
+#: The first generation's collection threshold for a run (CPython's default is 700). A
+#: run allocates trees and scans by the million and keeps few of them: at 700 a cold run
+#: of the ecosystem corpus spent a sixth of its CPU collecting (14.7 s -> 12.7 s at
+#: 10,000; 29.1 s -> 24.8 s with the project index). Workers inherit it (``pool``).
+GC_THRESHOLD = 10_000
+
+
 def run() -> None:
     """Console-script entry point."""
+    import gc
+
+    gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     try:
         code = main()
         if not sys.stdout.closed:  # the language server closes it when the client says exit
