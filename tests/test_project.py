@@ -336,8 +336,8 @@ def test_callee_names_follow_a_mark_through_star_imports_and_aliases_and_rule_ou
     assert project._callee_names(proj, "pkg.b") == {"go"}
     assert project._callee_names(proj, "pkg.d") == frozenset()
     generation, names, texts = project._CALLEE_NAMES[(proj.roots, "pkg.e")]
-    assert names == frozenset() and {path for path, _ in texts} == {str(tmp_path / "pkg" / "e.py")}
-    assert {path for path, _ in project._CALLEE_NAMES[(proj.roots, "pkg.a")][2]} == {
+    assert names == frozenset() and {path for path, _ in project._numbered_texts(texts)} == {str(tmp_path / "pkg" / "e.py")}
+    assert {path for path, _ in project._numbered_texts(project._CALLEE_NAMES[(proj.roots, "pkg.a")][2])} == {
         str(tmp_path / "pkg" / name) for name in ("a.py", "b.py", "c.py")
     }
 

@@ -124,29 +124,25 @@ class Summary:
     exported: Optional[Tuple[str, ...]]  # ``__all__``, when a literal list or tuple
     #: Top-level functions, summarised for other modules when first asked (``exports``).
     functions: Dict[str, ast.FunctionDef] = field(default_factory=dict)
-    #: The text of each top-level function not parsed yet, decorators included, and the
-    #: line it starts on, by its ``def``'s line: its node in ``functions`` is a stub until
-    #: ``function`` asks for it.
+    #: The text of each top-level function, decorators included, and the line it starts
+    #: on, by its ``def``'s line: its node in ``functions`` is a stub, and ``function``
+    #: parses the text each time it is asked (once a run: what it gives is remembered as
+    #: its summary). A parsed body kept would be objects for the garbage collector to walk
+    #: to the end of the run, thousands of them for a big project.
     unparsed: Dict[int, Tuple[int, bytes]] = field(default_factory=dict)
-    source: bytes = b""  # the module's text while any function is unparsed (``_whole``)
+    source: bytes = b""  # the module's text, for a function whose text alone does not parse (``_whole``)
 
     def function(self, name: str) -> Optional[ast.FunctionDef]:
-        """The last top-level ``def`` of ``name`` in the module, parsed when first asked;
-        None when its text does not parse (it does nothing for callers, then)."""
+        """The last top-level ``def`` of ``name`` in the module; None when its text does
+        not parse (it does nothing for callers, then)."""
         node = self.functions.get(name)
         if node is None or node.lineno not in self.unparsed:
             return node
-        first, text = self.unparsed.pop(node.lineno)
+        first, text = self.unparsed[node.lineno]
         parsed = _parse(b"\n" * (first - 1) + text)
         found = parsed.body[0] if parsed is not None and len(parsed.body) == 1 else None
         if not isinstance(found, ast.FunctionDef) or found.name != name or found.lineno != node.lineno:
             found = _whole(self.source, name, node.lineno)  # its text alone does not parse (an encoding)
-        if not self.unparsed:
-            self.source = b""
-        if found is None:
-            del self.functions[name]
-        else:
-            self.functions[name] = found
         return found
 
 
@@ -392,6 +388,8 @@ class Project:
         #: ``_names_of``), kept as ``_read`` is: their memos keep them with the answers,
         #: which rest on them.
         self._reading: List[Dict[int, Collection[Tuple[str, _Stamp]]]] = []
+        #: The module texts of the closures ``_callee_names`` answered from, as bits (``_numbered``).
+        self._closures = 0
 
     def saw(self, texts: Collection[Tuple[str, _Stamp]]) -> None:
         """The filter read these module texts (path, stamp), or took an answer from its
@@ -400,6 +398,10 @@ class Project:
         self._read[key] = texts
         for frame in self._reading:
             frame[key] = texts
+
+    def saw_closure(self, texts: int) -> None:
+        """``saw`` for the module texts an int's bits number (``_numbered``)."""
+        self._closures |= texts
 
     def start_reading(self) -> None:
         """A search of the filter starts: note the texts it reads (``stop_reading``)."""
@@ -412,7 +414,7 @@ class Project:
     def dependencies(self) -> _Dependencies:
         """Every module (path, stamp) this project has read a text or summary of: what a
         result worked out with it rests on (the result cache checks them)."""
-        return frozenset(self.used).union(*self._read.values())
+        return frozenset(self.used).union(*self._read.values(), _numbered_texts(self._closures))
 
     def find(self, module: str) -> Optional[Tuple[str, bool]]:
         """The file of project module ``module`` and whether it is a package, or None."""
@@ -635,8 +637,9 @@ _BINDINGS: Dict[Tuple[Tuple[str, ...], Locations, str, str], Tuple[Optional[Reso
 
 def forget() -> None:
     """Drop everything this process remembers of project modules (for tests: a cold run)."""
-    for memo in (_FILES, _SUMMARIES, _RESOLVED, _BINDINGS, _TEXTS, _MAY, _NAMES, _SUPPLY, _ROOTS, _CALLEE_NAMES):
+    for memo in (_FILES, _SUMMARIES, _RESOLVED, _BINDINGS, _TEXTS, _MAY, _NAMES, _SUPPLY, _ROOTS, _CALLEE_NAMES, _NUMBERS):
         memo.clear()
+    _NUMBERED.clear()
 
 
 def _stamp_of(path: str) -> Optional[_Stamp]:
@@ -891,8 +894,9 @@ _CALLEE_WORD = re.compile(rf"\b(?:{_CALLEE_WORDS})\b")
 #: name (not the word in prose: "rename the key"; a ``NamedTemporaryFile``'s ``.name`` is
 #: a temp it may return), a rename by ``os``'s name (or an alias holding ``os``), a
 #: ``Path`` method's one-argument call (positional or ``target=``: ``.replace(tzinfo=tz)``
-#: is not one) or its unbound form. Broader spellings only cost time;
-#: ``str.replace(old, new)`` is what this keeps out.
+#: is not one) or its unbound form (``Path.replace``, ``PosixPath.replace``; a ``path``
+#: variable's ``replace`` is a call of one argument or a string's). Broader spellings only
+#: cost time; ``str.replace(old, new)`` is what this keeps out.
 _HELPER_WORDS = "renames?|hardlink_to|mkstemp|mkdtemp|mktemp|NamedTemporaryFile"
 _HELPER_CALL = re.compile(
     rf"\b(?:{_HELPER_WORDS})\s*\("
@@ -900,7 +904,7 @@ _HELPER_CALL = re.compile(
     rf"|\bimport\b[^\n;]*\b(?:{_HELPER_WORDS})\b"
     r"|os\w*\s*\.\s*(?:replace|link)\b"
     r"|\.\s*replace\s*\((?!\s*(?!target\b)\w+\s*=(?!=))(?:[^,()]|\([^()]*\))*\)"
-    r"|[Pp]ath\w*\s*\.\s*replace\b"
+    r"|Path\s*\.\s*replace\b"
 )
 _TEMP_DIR_WORD = re.compile("|".join(sorted(re.escape(q.rsplit(".", 1)[1]) for q in names.TEMP_DIR_ATTRIBUTES)))
 
@@ -965,7 +969,7 @@ def _imports(text: str, package: str, project: Project, items: Optional[List[_It
                 continue
             if name == "*":
                 found.append((module, None, "*"))
-            elif project.is_module(f"{module}.{name}"):
+            elif _may_be_package(project, module) and project.is_module(f"{module}.{name}"):
                 found.append((f"{module}.{name}", None, local or name))
             else:
                 found.append((module, name, local or name))
@@ -975,6 +979,13 @@ def _imports(text: str, package: str, project: Project, items: Optional[List[_It
             parts = name.split(".")
             found.extend((".".join(parts[: i + 1]), None, parts[0]) for i in range(len(parts)))
     return [entry for entry in found if project.is_module(entry[0])]
+
+
+def _may_be_package(project: Project, module: str) -> bool:
+    """Whether ``module`` may hold submodules: a package of the project, or no module of
+    it (a namespace package has no ``__init__.py``). A plain module holds none."""
+    found = project.find(module)
+    return found is None or found[1]
 
 
 class Supplied:
@@ -1132,7 +1143,7 @@ class _Text:
 
     __slots__ = (
         "module", "stamp", "source", "defs", "helpers", "locations", "_starts", "statements", "imported", "aliases",
-        "temp_aliases", "starred", "named", "stars", "modules", "imports", "_reads", "seen", "_edges", "alias_read",
+        "temp_aliases", "starred", "named", "stars", "modules", "imports", "_reads", "seen", "bit", "_edges", "alias_read",
         "_spans", "_called",
     )
 
@@ -1141,9 +1152,11 @@ class _Text:
         self.stamp = stamp
         #: What reading it is to ``Project.saw``: one object for every read, noted in O(1).
         self.seen: _Dependencies = frozenset({(path, stamp)})
+        self.bit = _number(path, stamp)
         self.source = source
         self.defs = defs
-        self.helpers = frozenset(name for name, body in defs.items() if _HELPER_CALL.search(body))
+        # Strings blanked: ``s.replace("(", "")`` is no call of one argument.
+        self.helpers = frozenset(name for name, body in defs.items() if _HELPER_CALL.search(_STRING.sub("''", body)))
         self.locations: Dict[Locations, bool] = {}
         self.statements: Dict[str, List[str]] = {}
         self._starts: Optional[Dict[str, List[int]]] = None
@@ -1526,13 +1539,40 @@ def _callee_names(project: Project, module: str) -> FrozenSet[str]:
         memo = _CALLEE_NAMES.get(key)
         if memo is None or memo[0] != generation:  # a text changed meanwhile, or it cannot be read
             return frozenset()
-    project.saw(memo[2])
+    project.saw_closure(memo[2])
     return memo[1]
 
 
 #: ``_callee_names``' answers, by (search roots, module): the generation, the names, and
-#: the module texts (path, stamp) they rest on: the module's import closure.
-_CALLEE_NAMES: Dict[Tuple[Tuple[str, ...], str], Tuple[int, FrozenSet[str], _Dependencies]] = {}
+#: the module texts they rest on (the module's import closure) as bits (``_numbered``).
+_CALLEE_NAMES: Dict[Tuple[Tuple[str, ...], str], Tuple[int, FrozenSet[str], int]] = {}
+
+#: Every module text (path, stamp) the filter has read, numbered, so that a set of them
+#: (an import closure: thousands, for every module of a big project) is an int's bits:
+#: small, quick to join, and nothing for the garbage collector to walk. Only a result
+#: cache needs the set itself (``Project.dependencies``).
+_NUMBERS: Dict[Tuple[str, _Stamp], int] = {}
+_NUMBERED: List[Tuple[str, _Stamp]] = []
+
+
+def _number(path: str, stamp: _Stamp) -> int:
+    """The bit of module text (path, stamp)."""
+    number = _NUMBERS.get((path, stamp))
+    if number is None:
+        number = _NUMBERS[(path, stamp)] = len(_NUMBERED)
+        _NUMBERED.append((path, stamp))
+    return 1 << number
+
+
+def _numbered_texts(bits: int) -> FrozenSet[Tuple[str, _Stamp]]:
+    """The module texts (path, stamp) whose bits are set."""
+    digits = bin(bits)[:1:-1]  # the lowest bit first
+    found = []
+    index = digits.find("1")
+    while index != -1:
+        found.append(_NUMBERED[index])
+        index = digits.find("1", index + 1)
+    return frozenset(found)
 
 
 def _work_out_callee_names(project: Project, start: str, generation: int) -> None:
@@ -1624,9 +1664,15 @@ def _close(project: Project, component: List[str], facts: Dict[str, _Text], gene
                     pending.append(importer)
     if generation != _GENERATION[0]:
         return  # a text changed meanwhile: nothing is remembered
-    own = frozenset().union(*(facts[member].seen for member in component if member in facts))
     outside = {module for member in component if member in facts for module in facts[member].imports} - members
-    deps = own.union(*(memo[2] for module in outside for memo in [_CALLEE_NAMES.get((roots, module))] if memo is not None))
+    deps = 0
+    for member in component:
+        if member in facts:
+            deps |= facts[member].bit
+    for module in outside:
+        memo = _CALLEE_NAMES.get((roots, module))
+        if memo is not None:
+            deps |= memo[2]
     for member in component:
         _CALLEE_NAMES[(roots, member)] = (generation, found[member], deps)
 
