@@ -64,13 +64,13 @@ def fix_source(
     A file with nothing to fix costs one lint, and no fixer: the fixer's first pass is
     that lint.
     """
-    first = _lint_bytes(data, path, config, rules, True, True, True, True)
+    first = _lint_bytes(data, path, config, rules, True, True, True)
     if not any(f.fix is not None and (unsafe or f.fix.applicability is Applicability.SAFE) for f in first[0].findings):
         return FixResult(path, data, data, (), first[0], first[0])
     from xdevlint.fixes import apply as fixer
 
     def analyse(source: bytes) -> Tuple[FileResult, Optional["cst.Module"]]:
-        return first if source is data else _lint_bytes(source, path, config, rules, True, True, True, True)
+        return first if source is data else _lint_bytes(source, path, config, rules, True, True, True)
 
     return fixer.fix(data, path, analyse, unsafe=unsafe)
 
@@ -83,7 +83,7 @@ def _lint_bytes(
     prescan: bool,
     noqa: bool,
     edits: bool,
-    dependencies: bool,
+    dependencies: bool = True,
 ) -> Tuple[FileResult, Optional["cst.Module"]]:
     """The file's result, and its tree when it was analysed (the fixer rewrites it)."""
     try:
