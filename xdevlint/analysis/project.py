@@ -22,8 +22,12 @@ against the stamps of the summaries it rests on.
 
 The cheap scan's gates ask less (``Supplied``): whether the names a file uses from its
 project may be move or temp aliases or locations. They parse nothing a module's text
-rules out: ``_may_bind`` follows a name through the module-level text of the modules it
-may come from, and summarises a module only when one may spell such a binding.
+rules out. Every file asks of move and temp functions, whose marks are rare (180 of the
+ecosystem corpus's 6,658 modules), so the names that may bind one are worked out
+forwards from the marks, once per module for all its names (``_callee_names``); only
+files that move ask of locations, whose spellings are common, and ``_may_bind`` follows
+each name asked back through the module-level text of the modules it may come from. A
+module is summarised only when one of its names may be such a binding.
 
 Constants are classified by the tables provenance reads (``names``, ``Locations``): a
 literal's path, an environment variable, a temp directory call, a configured call, the
