@@ -254,6 +254,7 @@ _USERS = {
     "as_value": "from pkg import paths, compat\nm = compat\ndef f(name):\n    m.swap(paths.STAGE + name, paths.BASE)\n",
     "library_star": "from pkg.starred import rename\nfrom pkg.paths import STAGE, BASE\ndef f(name):\n    rename(STAGE + name, BASE)\n",
     "re_export": "import pkg.again\nfrom pkg import paths\ndef f(name):\n    pkg.again.MOVE(paths.STAGE + name, pkg.again.ROOT)\n",
+    "value_alias": "from pkg import paths\nfrom pkg.compat import swap; go = swap\ndef f(name):\n    go(paths.STAGE + name, paths.BASE)\n",
     "chained": "from pkg.compat import first as go\nfrom pkg import paths\ndef f(name):\n    go(paths.STAGE + name, paths.BASE)\n",
     "helper": "from pkg.helpers import publish\nfrom pkg import paths\ndef f(name):\n    publish(paths.STAGE + name, paths.BASE)\n",
     "path_helper": "from pkg import helpers, paths\nfrom pathlib import Path\ndef f(name):\n    helpers.install(Path(paths.STAGE) / name, paths.BASE)\n",
@@ -261,14 +262,11 @@ _USERS = {
 }
 
 
-@pytest.mark.parametrize("shape", sorted(_USERS))
-def test_the_scan_keeps_what_the_index_finds_through_each_shape(shape: str, tmp_path: Path) -> None:
-    """A module read off, a module used as a value, a library star import, a multi-line
-    alias, a chained assignment, a re-export through another module, and functions that
-    rename (by an alias of ``os``, a ``Path`` method, a chain of two modules): linting
-    with the index finds the move, and the cheap scan (cold, as in a fresh process) keeps it."""
+def _shape_findings(tmp_path: Path, shape: str, user: str) -> Tuple[List[Tuple[int, str]], List[Tuple[int, str]]]:
+    """The findings in ``pkg/<shape>.py`` (text ``user``) beside ``_SHAPES``: of the whole
+    analysis, and of the cheap scan and the focus (cold, as in a fresh process)."""
     (tmp_path / "setup.cfg").write_text("")
-    for relative, text in {**_SHAPES, f"pkg/{shape}.py": _USERS[shape]}.items():
+    for relative, text in {**_SHAPES, f"pkg/{shape}.py": user}.items():
         (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / relative).write_text(text)
     path = tmp_path / "pkg" / f"{shape}.py"
@@ -278,7 +276,30 @@ def test_the_scan_keeps_what_the_index_finds_through_each_shape(shape: str, tmp_
     whole = [(f.span.line, f.code) for f in lint_source(data, str(path), config, prescan=False, edits=True).findings]
     project.forget()
     scanned = [(f.span.line, f.code) for f in lint_source(data, str(path), config, edits=False).findings]
+    return whole, scanned
+
+
+@pytest.mark.parametrize("shape", sorted(_USERS))
+def test_the_scan_keeps_what_the_index_finds_through_each_shape(shape: str, tmp_path: Path) -> None:
+    """A module read off, a module used as a value, a library star import, a multi-line
+    alias, a chained assignment, an alias assigned in the file, a re-export through another
+    module, and functions that rename (by an alias of ``os``, a ``Path`` method, a chain of
+    two modules): linting with the index finds the move, and the cheap scan keeps it."""
+    whole, scanned = _shape_findings(tmp_path, shape, _USERS[shape])
     assert whole == [(4, "XDV101")]
+    assert scanned == whole
+
+
+@pytest.mark.parametrize("shape", sorted(_USERS))
+def test_the_scan_keeps_a_swallowed_move_through_each_shape(shape: str, tmp_path: Path) -> None:
+    """The same moves inside ``try: ... except OSError: pass``: where the move is an
+    alias of a move function, XDV202 reports it, and the scan's gate for XDV202 (which looks
+    for how the file spells what the project supplies) keeps it, even through ``m = compat``
+    or ``go = swap``. A helper that moves is not a move that raises ``EXDEV`` for XDV202."""
+    head, call = _USERS[shape].rstrip("\n").rsplit("\n    ", 1)
+    whole, scanned = _shape_findings(tmp_path, shape, f"{head}\n    try:\n        {call}\n    except OSError:\n        pass\n")
+    helper = shape.endswith("helper") or shape == "helper_chain"
+    assert whole == [(5, "XDV101")] + ([] if helper else [(6, "XDV202")])
     assert scanned == whole
 
 

@@ -77,12 +77,11 @@ def _may_keep(scan: Scan, locations: Locations) -> bool:
 
 
 def _may_swallow(scan: Scan, locations: Locations) -> bool:
-    """``SwallowedMoveError.may_apply`` (XDV202), or a move-like function's alias imported
-    from the project into a file that has a handler or a ``with``."""
+    """``SwallowedMoveError.may_apply`` (XDV202), or a move-like function's alias or helper,
+    imported from the project, used where ``has_guarded_move_call`` looks for a move."""
     if scan.has_guarded_move_call():
         return True
-    guards = "except" in scan.text or "with" in scan.text
-    return guards and bool(scan.supplied(locations).callees & _MOVE_LIKE)
+    return ("except" in scan.text or "with" in scan.text) and scan.has_guarded_use(scan.supplied(locations).spellings_of(_MOVE_LIKE))
 
 
 @dataclass(frozen=True)

@@ -1020,7 +1020,7 @@ class Supplied:
         self._reads: Optional[Set[str]] = None  # the attributes the text reads (``.Y``)
         self._bare: Optional[str] = None  # the text without its import statements
         self._found: Dict[bool, FrozenSet[str]] = {}
-        self._names: Set[str] = set()
+        self._spellings: Dict[str, Set[str]] = {}  # each of ``spellings``: the callees and locations it brings
 
     @property
     def dependencies(self) -> _Dependencies:
@@ -1042,10 +1042,18 @@ class Supplied:
         return self._gather(False)
 
     @property
-    def names(self) -> FrozenSet[str]:
+    def spellings(self) -> FrozenSet[str]:
+        """How the text spells what brings a callee or a location: a name it imports
+        (``publish``), or an attribute read off a module it imports (``paths.CACHE``,
+        ``a.b.CACHE``); a module's name alone when the text uses the module as a value."""
         self._gather(True)
         self._gather(False)
-        return frozenset(self._names)
+        return frozenset(self._spellings)
+
+    def spellings_of(self, callees: FrozenSet[str]) -> FrozenSet[str]:
+        """The ``spellings`` of what brings one of ``callees``."""
+        self._gather(True)
+        return frozenset(spelt for spelt, hits in self._spellings.items() if not hits.isdisjoint(callees))
 
     def _gather(self, callees: bool) -> FrozenSet[str]:
         known = self._found.get(callees)
@@ -1055,7 +1063,7 @@ class Supplied:
         view = self._view
         if view is not None:
             for module, name, local in self._imports:
-                for bound, resolved in self._bound(view, module, name, local, callees):
+                for spelt, resolved in self._bound(view, module, name, local, callees):
                     function = resolved.function
                     if callees:
                         hit = (resolved.callees | (function.scanned if function else frozenset())) & _SCANNED_CALLEES
@@ -1063,14 +1071,14 @@ class Supplied:
                         hit = resolved.locations | (function.locations if function else frozenset())
                     if hit:
                         found |= hit
-                        self._names.add(bound)
+                        self._spellings.setdefault(spelt, set()).update(hit)
         self._found[callees] = frozenset(found)
         return self._found[callees]
 
     def _bound(
         self, view: FileView, module: str, name: Optional[str], local: str, callees: bool
     ) -> Iterator[Tuple[str, Resolved]]:
-        """(local name, what it resolves to) for what one import brings that the file
+        """(its spelling, what it resolves to) for what one import brings that the file
         uses past its import statements (a re-export alone holds no finding) and the
         module's text may bind (``_callee_names``, ``_may_bind``)."""
         project = view.project
@@ -1089,6 +1097,7 @@ class Supplied:
                 if resolved is not None:
                     yield local, resolved
             return
+        chain: Optional[str] = None  # how the text reads an attribute off the module: ``local.Y``
         if local == "*":  # any public name of it the text spells
             used = {u for u in self._spelt() & (tainted if callees else _names_of(project, module)) if not u.startswith("_")}
         elif self._escapes(local):  # a module used as a value: any attribute the text reads
@@ -1097,11 +1106,12 @@ class Supplied:
             used = self._reads & _names_of(project, module)
         else:
             used = _attributes(self._text, module, local)  # only read as ``local.Y``
+            chain = ".".join([local, *_path_below(module, local)])
         for attribute in sorted(used):
             if may_bind(attribute):
                 resolved = project.resolve(f"{module}.{attribute}")
                 if resolved is not None:
-                    yield attribute if local == "*" else local, resolved
+                    yield attribute if local == "*" else local if chain is None else f"{chain}.{attribute}", resolved
 
     def _without_imports(self) -> str:
         if self._bare is None:
@@ -1348,10 +1358,15 @@ _ASSIGNED = re.compile(r"(?<!\w)(?=([^\W\d]\w*))\1\)*(?:[ \t]|\\\r?\n)*(?::[^=\n
 def _attributes(source: str, module: str, local: str) -> Set[str]:
     """The attributes ``source`` reads off the module ``module`` it binds to ``local``
     (``import a.b`` binds ``a``, read as ``a.b.Y``)."""
-    parts = module.split(".")
-    path = parts[1:] if local == parts[0] and len(parts) > 1 else []
-    chain = r"\s*\.\s*".join([re.escape(local), *map(re.escape, path)])
+    chain = r"\s*\.\s*".join([re.escape(local), *map(re.escape, _path_below(module, local))])
     return {m.group(1) for m in re.finditer(rf"{chain}\s*\.\s*(\w+)", source) if not _word_at(source, m.start() - 1)}
+
+
+def _path_below(module: str, local: str) -> List[str]:
+    """The components between ``local`` and an attribute of ``module`` it reads: ``b`` of
+    ``a.b.Y`` (``import a.b`` binds ``a``); none for ``import a.b as m``, ``from a import b``."""
+    parts = module.split(".")
+    return parts[1:] if local == parts[0] and len(parts) > 1 else []
 
 
 def _word_at(text: str, index: int) -> bool:

@@ -13,7 +13,7 @@ import ast
 import re
 import sys
 import warnings
-from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, Iterator, List, Match, Optional, Pattern, Set, Tuple, cast
+from typing import TYPE_CHECKING, Callable, Collection, Dict, FrozenSet, Iterable, Iterator, List, Match, Optional, Pattern, Set, Tuple, cast
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import TEMP, Locations
@@ -98,15 +98,26 @@ class Scan:
         """
         answer = self._answers.get("guarded-move")
         if answer is None:
-            tries = "except" in self.text and _TRY.search(self.text) is not None
-            withs = "suppress" in self.text or "contextmanager" in self.text
-            answer = (
-                (tries or withs)
-                and _text_may_guard_move(self.text)
-                and _has_guarded_move_call(self.index, withs)
-            )
+            answer = self._may_guard() and _text_may_guard_move(self.text) and _has_guarded_move_call(self.index, self._withs())
             self._answers["guarded-move"] = answer
         return answer
+
+    def has_guarded_use(self, spellings: Collection[str]) -> bool:
+        """Whether a body that ``has_guarded_move_call`` looks in may use one of
+        ``spellings`` (``Supplied.spellings``): a helper imported from the project that moves."""
+        if not spellings or not self._may_guard():
+            return False
+        if self.index is None:
+            return True
+        spelt = _aliased(self.index, spellings)
+        inside = (n for body in _guarded_bodies(self.index, self._withs()) for statement in body for n in ast.walk(statement))
+        return any(_spelling(node) in spelt for node in inside)
+
+    def _may_guard(self) -> bool:
+        return "except" in self.text and _TRY.search(self.text) is not None or self._withs()
+
+    def _withs(self) -> bool:
+        return "suppress" in self.text or "contextmanager" in self.text
 
     def may_leak_temp(self) -> bool:
         """Whether a temp the file holds may leak on an error path (sound
@@ -133,9 +144,10 @@ class Scan:
         if index is None:
             return set()
         found = {id(node) for node in (*_move_calls(index), *_move_like(index, index.nodes))}
-        imported = self.supplied(locations).names
-        if imported:  # a move alias, a temp factory or a location from the project
-            found.update(id(node) for node in index.nodes if isinstance(node, ast.Name) and node.id in imported)
+        spellings = self.supplied(locations).spellings
+        if spellings:  # a move alias, a temp factory or a location from the project
+            spelt = _aliased(index, spellings)
+            found.update(id(node) for node in index.nodes if _spelling(node) in spelt)
         return found
 
     def supplied(self, locations: Locations) -> Supplied:
@@ -564,17 +576,49 @@ def _has_guarded_move_call(index: Optional[ModuleIndex], withs: bool) -> bool:
     call or hands a move-like function to one."""
     if index is None:
         return True
-    nodes = index.nodes
-    guarded = [
-        cast(ast.Try, node).body  # a ``TryStar`` has the same fields
-        for node in nodes
-        if isinstance(node, _TRY_NODES) and any(_may_swallow(h, index) for h in cast(ast.Try, node).handlers)
-        or withs and isinstance(node, (ast.With, ast.AsyncWith))
-    ]
+    guarded = _guarded_bodies(index, withs)
     if not guarded:
         return False
     inside = (n for body in guarded for statement in body for n in ast.walk(statement))
     return next(_move_like(index, inside), None) is not None
+
+
+def _guarded_bodies(index: ModuleIndex, withs: bool) -> List[List[ast.stmt]]:
+    """The bodies of each ``try`` with a handler that may swallow ``EXDEV`` and (with
+    ``withs``) of each ``with``."""
+    return [
+        cast(ast.Try, node).body  # a ``TryStar`` has the same fields
+        for node in index.nodes
+        if isinstance(node, _TRY_NODES) and any(_may_swallow(h, index) for h in cast(ast.Try, node).handlers)
+        or withs and isinstance(node, (ast.With, ast.AsyncWith))
+    ]
+
+
+def _spelling(node: ast.AST) -> Optional[str]:
+    """A name, or a dotted chain of attributes off one (``a.b.c``), as the text spells it."""
+    parts: List[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _aliased(index: ModuleIndex, spellings: Collection[str]) -> Set[str]:
+    """``spellings`` and the names the text assigns one of them to, wherever it stands
+    (``m = paths``, ``go = m.swap``, ``self._mv = go``: two rounds follow an alias of an alias)."""
+    spelt = set(spellings)
+    assignments = [n for n in index.nodes if isinstance(n, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and n.value is not None]
+    for _ in range(2):
+        for node in assignments:
+            if any(_spelling(n) in spelt for n in ast.walk(cast(ast.expr, node.value))):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    elements = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+                    spelt.update(filter(None, map(_spelling, elements)))
+    return spelt
 
 
 def _move_like(index: ModuleIndex, candidates: Iterable[ast.AST]) -> Iterator[ast.AST]:
