@@ -405,3 +405,25 @@ def test_a_module_name_with_an_empty_part_is_no_module(tmp_path: Path) -> None:
     proj = _project_of(tmp_path, {"pkg/__init__.py": "", "pkg/m.py": ""})
     assert proj.find("pkg.m") is not None
     assert proj.find("pkg....") is None and proj.find("pkg..m") is None
+
+
+def test_the_imports_a_text_names_are_its_import_statements_not_the_words() -> None:
+    """``import`` starts a statement (a line, or after ``;`` or ``:``): the ``import`` of
+    ``from a import b`` names no module ``b``, nor does prose that says "import"."""
+    text = (
+        "from a import b\n"
+        "from .c import (d as e,\n    f)\n"
+        "import g.h as i\n"
+        "if TYPE_CHECKING: import j\n"
+        "k = 1; import l, m\n"
+        "def n():\n    import o\n"
+        '"""We import nothing here."""\n'
+        "# never import r\n"
+    )
+    assert sorted(project._items(text), key=str) == sorted(
+        [
+            ("a", "b", "b"), (".c", "d", "e"), (".c", "f", "f"),
+            (None, "g.h", "i"), (None, "j", None), (None, "l", None), (None, "m", None), (None, "o", None),
+        ],
+        key=str,
+    )

@@ -329,13 +329,28 @@ def top_package(path: str) -> Tuple[str, str, bool]:
     directory, base = os.path.split(os.path.abspath(path))
     stem = base[:-3] if base.endswith(".py") else base
     is_package = stem == "__init__"
-    parts = [] if is_package else [stem]
-    while os.path.isfile(os.path.join(directory, "__init__.py")):
-        directory, name = os.path.split(directory)
-        parts.insert(0, name)
-        if not name:
-            break
-    return directory, ".".join(parts), is_package
+    search, package = _package_of(directory)
+    return search, ".".join(filter(None, [package, "" if is_package else stem])), is_package
+
+
+def _package_of(directory: str) -> Tuple[str, str]:
+    """(the directory above the top package holding ``directory``, the dotted package
+    ``directory`` is, "" when none): once per directory a process sees (every file of
+    it asks)."""
+    found = _PACKAGES.get(directory)
+    if found is None:
+        parts: List[str] = []
+        above = directory
+        while os.path.isfile(os.path.join(above, "__init__.py")):
+            above, name = os.path.split(above)
+            parts.insert(0, name)
+            if not name:
+                break
+        found = _PACKAGES[directory] = (above, ".".join(parts))
+    return found
+
+
+_PACKAGES: Dict[str, Tuple[str, str]] = {}
 
 
 def project_root(path: str) -> Optional[str]:
@@ -641,7 +656,7 @@ _BINDINGS: Dict[Tuple[Tuple[str, ...], Locations, str, str], Tuple[Optional[Reso
 
 def forget() -> None:
     """Drop everything this process remembers of project modules (for tests: a cold run)."""
-    for memo in (_FILES, _SUMMARIES, _RESOLVED, _BINDINGS, _TEXTS, _MAY, _NAMES, _SUPPLY, _ROOTS, _CALLEE_NAMES, _NUMBERS):
+    for memo in (_FILES, _SUMMARIES, _RESOLVED, _BINDINGS, _TEXTS, _MAY, _NAMES, _SUPPLY, _ROOTS, _PACKAGES, _CALLEE_NAMES, _NUMBERS):
         memo.clear()
     _NUMBERED.clear()
 
@@ -966,6 +981,10 @@ def _items(text: str) -> List[_Item]:
             parts = item.split()
             found.append((spec, parts[0], parts[-1]))
     for match in _IMPORT.finditer(text):
+        start = match.start()
+        before = text[text.rfind("\n", 0, start) + 1 : start].rstrip()
+        if before and before[-1] not in ";:":
+            continue  # the ``import`` of ``from x import y`` (its names are the from-import's), or prose
         for item in _NAME.findall(match.group("names")):
             parts = item.split()
             found.append((None, parts[0], parts[-1] if len(parts) > 1 else None))
@@ -1730,11 +1749,14 @@ def _taint(text: _Text, names_of: Callable[[str], FrozenSet[str]]) -> FrozenSet[
     if text.alias_read:  # ``swap = os.replace``
         tainted |= text.binding(_ALIAS_READ)
     tainted |= _chained(text, chains)
-    while True:
-        grown = {name for name in text.defs if name not in tainted and not text.called(name).isdisjoint(tainted)}
-        if tainted:
-            spelt = re.compile(rf"(?<![\w.])(?:{'|'.join(map(re.escape, sorted(tainted)))})\b")
-            grown |= text.binding(spelt) - tainted
+    while tainted:
+        words = "|".join(map(re.escape, sorted(tainted)))
+        hint = re.compile(words)  # a function that calls one spells it: most spell none (a quicker test than ``called``)
+        grown = {
+            name for name, body in text.defs.items()
+            if name not in tainted and hint.search(body) is not None and not text.called(name).isdisjoint(tainted)
+        }
+        grown |= text.binding(re.compile(rf"(?<![\w.])(?:{words})\b")) - tainted
         if not grown:
             break
         tainted |= grown
