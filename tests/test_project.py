@@ -427,3 +427,26 @@ def test_the_imports_a_text_names_are_its_import_statements_not_the_words() -> N
         ],
         key=str,
     )
+
+
+def test_the_analysis_resolves_only_the_imported_names_the_file_uses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A name imported and never used (here, or only in a function the focus drops) can
+    shape no finding: the analysis does not resolve it, and still finds the move."""
+    files = {
+        "setup.cfg": "",
+        "pkg/__init__.py": "",
+        "pkg/helpers.py": "import os\ndef publish(a, b):\n    os.replace(a, b)\ndef spare(a, b):\n    os.replace(a, b)\n",
+        "pkg/user.py": "from pkg.helpers import publish, spare\nimport tempfile\ndef f():\n    publish(tempfile.mkdtemp(), '/var/cache/app')\n",
+    }
+    for relative, text in files.items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text)
+    project.forget()
+    asked: List[str] = []
+    resolve = project.Project.resolve
+    monkeypatch.setattr(project.Project, "resolve", lambda self, qualified, depth=0: asked.append(qualified) or resolve(self, qualified, depth))
+    path = tmp_path / "pkg" / "user.py"
+    found = lint_source(path.read_bytes(), str(path), Config(root=tmp_path), prescan=False, edits=True).findings
+    assert [(f.span.line, f.code) for f in found] == [(4, "XDV101")]
+    assert "pkg.helpers.publish" in asked
+    assert "pkg.helpers.spare" not in asked

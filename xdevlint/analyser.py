@@ -13,7 +13,7 @@ from typing import List, Mapping, Optional, Sequence, Tuple, Type, Union
 import libcst as cst
 from libcst.metadata import CodeRange, PositionProvider
 
-from xdevlint.analysis.project import FileView, view_for
+from xdevlint.analysis.project import FileView, spelt_past_imports, view_for
 from xdevlint.analysis.provenance import ProvenanceProvider, Setting
 from xdevlint.analysis.tree import remembering
 from xdevlint.config import Config, line_length_for
@@ -55,6 +55,8 @@ def analyse(
     try:
         with remembering():  # the providers and the rules walk the same tree
             view = view_for(path, config.locations, config.project_index)
+            if view is not None:  # names the text imports but never uses are not resolved
+                view = replace(view, spelt=spelt_past_imports(text))
             wrapper = Wrapper(module, {ProvenanceProvider: Setting(config.locations, view)})
             run_rules(wrapper, visitors)
     except RecursionError:

@@ -846,10 +846,17 @@ class FileView:
     module: str
     is_package: bool
     project: Project
+    #: The words the analysed text spells past its import statements (``spelt_past_imports``),
+    #: None when unknown: a name it imports but never uses is not worth resolving.
+    spelt: Optional[FrozenSet[str]] = None
 
     @property
     def package(self) -> str:
         return self.module if self.is_package else self.module.rpartition(".")[0]
+
+    def uses(self, local: str) -> bool:
+        """Whether the text may use the name ``local`` it imports (past the import)."""
+        return self.spelt is None or local in self.spelt
 
     def resolve(self, qualified: str) -> Optional[Resolved]:
         return self.project.resolve(qualified)
@@ -870,7 +877,7 @@ class FileView:
             seen.add(current.module)
             public = current.exported if current.exported is not None else [n for n in current.bindings if not n.startswith("_")]
             for name in public:
-                if name not in found:
+                if name not in found and self.uses(name):
                     resolved = self.project.resolve(f"{current.module}.{name}")
                     if resolved is not None:
                         found[name] = resolved
@@ -1134,7 +1141,7 @@ class Supplied:
 
     def _without_imports(self) -> str:
         if self._bare is None:
-            self._bare = _IMPORT.sub("", _FROM_IMPORT.sub("", self._text))
+            self._bare = _without_imports(self._text)
         return self._bare
 
     def _spelt(self) -> Set[str]:
@@ -1151,6 +1158,15 @@ class Supplied:
 
 
 NONE_SUPPLIED = Supplied()
+
+
+def _without_imports(text: str) -> str:
+    return _IMPORT.sub("", _FROM_IMPORT.sub("", text))
+
+
+def spelt_past_imports(text: str) -> FrozenSet[str]:
+    """The words ``text`` spells outside its import statements (``FileView.spelt``)."""
+    return frozenset(_WORD.findall(_without_imports(text)))
 
 
 def supplied_to(text: str, path: str, locations: Locations, configured: bool = False) -> Supplied:

@@ -537,12 +537,13 @@ class _Interpreter:
         for alias in node.names:
             name = get_full_name_for_node(alias.name) or ""
             target = alias.asname.name if alias.asname is not None else alias.name
-            self.bind(target, self.imported(f"{module}.{name}"), env, None)
+            local = target.value if isinstance(target, cst.Name) else name
+            self.bind(target, self.imported(f"{module}.{name}", local), env, None)
 
-    def imported(self, qualified: str) -> Value:
+    def imported(self, qualified: str, local: str) -> Value:
         if qualified in names.TEMP_DIR_ATTRIBUTES:
             return Value(locations=frozenset({TEMP}), kinds=STR_KIND)
-        if self.project is not None:
+        if self.project is not None and self.project.uses(local):
             resolved = self.project.resolve(qualified)
             if resolved is not None:
                 return _project_value(resolved)
