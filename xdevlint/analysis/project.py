@@ -52,12 +52,10 @@ from xdevlint.analysis.locations import TEMP, Locations, literal_fragment
 
 #: ``project-index = true`` (``--project-index``) turns the index on; the environment's
 #: ``XDEVLINT_PROJECT_INDEX=1`` or ``=0`` overrides every configuration (benchmarks, tests).
-#: Off by default: it misses its cost target (+15% on a cold full run). With function
-#: summaries, and module-level text parsed up front only, ``bench/project_index.py
-#: --repeat 2`` measured +174% and +184% CPU on the ecosystem corpus (14.0 s -> 38.3 s,
-#: 13.8 s -> 39.3 s) and +22% and +7% on the stdlib (9.8 s -> 11.9 s, 10.3 s -> 11.0 s;
-#: +15% in a ``--repeat 3`` run of the stdlib alone: its figure is within the machine's
-#: noise). With it off, no gate or analysis looks past the file.
+#: Off by default: it misses its cost target (+15% on a cold full run) on large projects.
+#: ``bench/project_index.py --repeat 3`` measured +70% CPU on the ecosystem corpus
+#: (11.2 s -> 19.0 s) and +6% on the stdlib (8.0 s -> 8.5 s), on 2026-12-03. With it
+#: off, no gate or analysis looks past the file.
 SWITCH = "XDEVLINT_PROJECT_INDEX"
 
 
