@@ -8,6 +8,10 @@ fix's applicability and message), how many lines the focus dropped and what both
 cost (CPU seconds of the analysis). Exit 1 on any difference.
 
     python bench/focus_audit.py [--corpus DIR ...] [--list]
+
+With the project index on (``XDEVLINT_PROJECT_INDEX=1``), the gates, the focus and the
+analysis use it, as a run would: the focus then keeps the functions that spell what the
+project supplies (``Scan.move_nodes``).
 """
 
 from __future__ import annotations
@@ -65,7 +69,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 text, _ = decode(data)
             except DecodeError:
                 continue
-            scan = Scan(text)
+            scan = Scan(text, None, str(path), config.project_index)  # the index's gates and focus when it is on
             if not any(spec.gate(scan, config.locations) for spec in config.specs_for(str(path))):
                 continue
             kept += 1
