@@ -18,7 +18,7 @@ from typing import Dict, List, Set, Tuple
 
 import pytest
 
-from xdevlint.analysis import project
+from xdevlint.analysis import project, project_files, project_text
 from xdevlint.analysis.locations import DEFAULT
 from xdevlint.config import Config
 from xdevlint.engine import lint_source
@@ -353,12 +353,12 @@ def test_callee_names_follow_a_mark_through_star_imports_and_aliases_and_rule_ou
         "pkg/d.py": "from .e import Z\nW = Z\n",
         "pkg/e.py": "import os\nZ = os.path.join('a', 'b')\n",
     })
-    assert project._callee_names(proj, "pkg.a") == {"go", "Y"}
-    assert project._callee_names(proj, "pkg.b") == {"go"}
-    assert project._callee_names(proj, "pkg.d") == frozenset()
-    generation, names, texts = project._CALLEE_NAMES[(proj.roots, "pkg.e")]
-    assert names == frozenset() and {path for path, _ in project._numbered_texts(texts)} == {str(tmp_path / "pkg" / "e.py")}
-    assert {path for path, _ in project._numbered_texts(project._CALLEE_NAMES[(proj.roots, "pkg.a")][2])} == {
+    assert project_text.callee_names(proj, "pkg.a") == {"go", "Y"}
+    assert project_text.callee_names(proj, "pkg.b") == {"go"}
+    assert project_text.callee_names(proj, "pkg.d") == frozenset()
+    generation, names, texts = project_text._CALLEE_NAMES[(proj.roots, "pkg.e")]
+    assert names == frozenset() and {path for path, _ in project_files.numbered_texts(texts)} == {str(tmp_path / "pkg" / "e.py")}
+    assert {path for path, _ in project_files.numbered_texts(project_text._CALLEE_NAMES[(proj.roots, "pkg.a")][2])} == {
         str(tmp_path / "pkg" / name) for name in ("a.py", "b.py", "c.py")
     }
 
@@ -373,9 +373,9 @@ def test_callee_names_reach_through_a_cycle_of_imports_and_calls_off_an_imported
         "pkg/y.py": "import os\nfrom . import x\n\ndef helper(a, b):\n    os.replace(a, b)\n",
         "pkg/z.py": "import pkg.y\nfrom pkg import y as yy\nSWAP = yy.helper\n\ndef go(a, b):\n    pkg.y.helper(a, b)\n",
     })
-    assert project._callee_names(proj, "pkg.x") == {"helper", "run"}
-    assert project._callee_names(proj, "pkg.y") == {"helper"}
-    assert project._callee_names(proj, "pkg.z") == {"SWAP", "go"}
+    assert project_text.callee_names(proj, "pkg.x") == {"helper", "run"}
+    assert project_text.callee_names(proj, "pkg.y") == {"helper"}
+    assert project_text.callee_names(proj, "pkg.z") == {"SWAP", "go"}
 
 
 @pytest.mark.parametrize(
@@ -391,12 +391,12 @@ def test_callee_names_reach_through_a_cycle_of_imports_and_calls_off_an_imported
 )
 def test_a_text_binds_a_scanned_function_only_where_it_may(tmp_path: Path, text: str, bound: set) -> None:
     proj = _project_of(tmp_path, {"pkg/__init__.py": "", "pkg/m.py": text})
-    assert project._callee_names(proj, "pkg.m") == bound
+    assert project_text.callee_names(proj, "pkg.m") == bound
 
 
 def test_a_star_import_of_os_binds_its_move_functions(tmp_path: Path) -> None:
     proj = _project_of(tmp_path, {"pkg/__init__.py": "", "pkg/m.py": "from os import *\n"})
-    assert {"rename", "replace", "link"} <= project._callee_names(proj, "pkg.m")
+    assert {"rename", "replace", "link"} <= project_text.callee_names(proj, "pkg.m")
 
 
 def test_a_module_name_with_an_empty_part_is_no_module(tmp_path: Path) -> None:
@@ -420,7 +420,7 @@ def test_the_imports_a_text_names_are_its_import_statements_not_the_words() -> N
         '"""We import nothing here."""\n'
         "# never import r\n"
     )
-    assert sorted(project._items(text), key=str) == sorted(
+    assert sorted(project_text._items(text), key=str) == sorted(
         [
             ("a", "b", "b"), (".c", "d", "e"), (".c", "f", "f"),
             (None, "g.h", "i"), (None, "j", None), (None, "l", None), (None, "m", None), (None, "o", None),

@@ -13,7 +13,8 @@ from typing import List, Mapping, Optional, Sequence, Tuple, Type, Union
 import libcst as cst
 from libcst.metadata import CodeRange, PositionProvider
 
-from xdevlint.analysis.project import FileView, spelt_past_imports, view_for
+from xdevlint.analysis.project import FileView, view_for
+from xdevlint.analysis.project_text import spelt_past_imports
 from xdevlint.analysis.provenance import ProvenanceProvider, Setting
 from xdevlint.analysis.tree import remembering
 from xdevlint.config import Config, line_length_for

@@ -20,14 +20,10 @@ text cannot be parsed, contributes nothing; a function whose text cannot be pars
 nothing for its callers. What a name resolves to is shared by the process, checked
 against the stamps of the summaries it rests on.
 
-The cheap scan's gates ask less (``Supplied``): whether the names a file uses from its
-project may be move or temp aliases or locations. They parse nothing a module's text
-rules out. Every file asks of move and temp functions, whose marks are rare (180 of the
-ecosystem corpus's 6,658 modules), so the names that may bind one are worked out
-forwards from the marks, once per module for all its names (``_callee_names``); only
-files that move ask of locations, whose spellings are common, and ``_may_bind`` follows
-each name asked back through the module-level text of the modules it may come from. A
-module is summarised only when one of its names may be such a binding.
+The cheap scan's gates ask less: whether the names a file uses may be move or temp
+aliases, helpers or locations (``supplied``), answered from module texts first (the text
+filter, ``project_text``), so that a module is summarised for them only when its text
+may bind one. ``project_files`` says where modules are.
 
 Constants are classified by the tables provenance reads (``names``, ``Locations``): a
 literal's path, an environment variable, a temp directory call, a configured call, the
@@ -38,17 +34,19 @@ same-module name, the name's own pattern (``TMP_DIR = compute()`` is a temp).
 from __future__ import annotations
 
 import ast
-import re
 import os
+import re
 import sys
-import time
 import warnings
 from dataclasses import dataclass, field
-from typing import Callable, Collection, Dict, FrozenSet, Iterable, Iterator, KeysView, List, Optional, Pattern, Sequence, Set, Tuple, Union
+from typing import Collection, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, Union
 
-from xdevlint.analysis import names
+from xdevlint.analysis import names, project_files, project_text
 from xdevlint.analysis.exports import Context, Exported, summarise
-from xdevlint.analysis.locations import TEMP, Locations, literal_fragment
+from xdevlint.analysis.locations import TEMP, Locations
+from xdevlint.analysis.project_files import STDLIB, absolute_module, installed, numbered_texts, project_root, stamp_of, top_package
+from xdevlint.analysis.project_text import names_of, sweep
+from xdevlint.model import Dependencies, Stamp
 
 #: ``project-index = true`` (``--project-index``) turns the index on; the environment's
 #: ``XDEVLINT_PROJECT_INDEX=1`` or ``=0`` overrides every configuration (benchmarks, tests).
@@ -66,11 +64,6 @@ def enabled(configured: bool = False) -> bool:
     return switch == "1" if switch in ("0", "1") else configured
 
 
-#: Files whose presence marks a project root.
-ROOT_MARKERS = ("pyproject.toml", "setup.cfg", ".git")
-#: Directories that hold installed code: the index never looks for modules in them.
-_INSTALLED = frozenset({"site-packages", "dist-packages"})
-_STDLIB: FrozenSet[str] = frozenset(getattr(sys, "stdlib_module_names", ())) | {"builtins", "os", "posixpath", "ntpath"}
 #: Nested constants and alias chains longer than this are not followed (a guard, not a limit real code meets).
 _DEPTH = 20
 
@@ -101,9 +94,6 @@ class Resolved:
 
 
 _NOTHING = Resolved()
-#: A file's (mtime in ns, size): what decides whether what was read of it still holds.
-_Stamp = Tuple[int, int]
-_Dependencies = FrozenSet[Tuple[str, _Stamp]]
 
 # -- module summaries ----------------------------------------------------------------
 
@@ -297,18 +287,6 @@ def _collect(statements: Iterable[ast.stmt], summary: Summary, package: str) -> 
                 _collect(block, summary, package)
 
 
-def absolute_module(module: Optional[str], level: int, package: str) -> Optional[str]:
-    """The absolute name ``from <level dots><module> import`` means in ``package``."""
-    if not level:
-        return module
-    parts = package.split(".") if package else []
-    if level - 1 > len(parts) or level - 1 == len(parts) and not module:
-        return None  # beyond the top package
-    base = parts[: len(parts) - (level - 1)]
-    if module:
-        base.append(module)
-    return ".".join(base) or None
-
 
 def _literal_names(value: ast.expr) -> Optional[Tuple[str, ...]]:
     if isinstance(value, (ast.List, ast.Tuple)) and all(
@@ -317,61 +295,6 @@ def _literal_names(value: ast.expr) -> Optional[Tuple[str, ...]]:
         return tuple(e.value for e in value.elts)  # type: ignore[attr-defined]
     return None
 
-
-# -- where modules are -----------------------------------------------------------------
-
-
-def top_package(path: str) -> Tuple[str, str, bool]:
-    """``(search root, dotted module name, is a package)`` of the file ``path``: the
-    directory above its top package (walking up while ``__init__.py`` exists)."""
-    directory, base = os.path.split(os.path.abspath(path))
-    stem = base[:-3] if base.endswith(".py") else base
-    is_package = stem == "__init__"
-    search, package = _package_of(directory)
-    return search, ".".join(filter(None, [package, "" if is_package else stem])), is_package
-
-
-def _package_of(directory: str) -> Tuple[str, str]:
-    """(the directory above the top package holding ``directory``, the dotted package
-    ``directory`` is, "" when none): once per directory a process sees (every file of
-    it asks)."""
-    found = _PACKAGES.get(directory)
-    if found is None:
-        parts: List[str] = []
-        above = directory
-        while os.path.isfile(os.path.join(above, "__init__.py")):
-            above, name = os.path.split(above)
-            parts.insert(0, name)
-            if not name:
-                break
-        found = _PACKAGES[directory] = (above, ".".join(parts))
-    return found
-
-
-_PACKAGES: Dict[str, Tuple[str, str]] = {}
-
-
-def project_root(path: str) -> Optional[str]:
-    """The closest directory above ``path`` holding a ``pyproject.toml``, ``setup.cfg`` or ``.git``."""
-    directory = os.path.dirname(os.path.abspath(path))
-    while True:
-        found = _ROOTS.get(directory)
-        if found is None:
-            found = any(os.path.exists(os.path.join(directory, m)) for m in ROOT_MARKERS)
-            _ROOTS[directory] = found
-        if found:
-            return directory
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return None
-        directory = parent
-
-
-_ROOTS: Dict[str, bool] = {}
-
-
-def _installed(directory: str) -> bool:
-    return any(part in _INSTALLED for part in directory.split(os.sep))
 
 
 class Project:
@@ -388,27 +311,27 @@ class Project:
         self.locations = locations
         self._summaries: Dict[str, Optional[Summary]] = {}
         self._files = _FILES.setdefault(roots, {})
-        self._stamps: Dict[str, Optional[_Stamp]] = {}
-        self._bindings: Dict[Tuple[str, str], Tuple[Optional[Resolved], _Dependencies]] = {}
+        self._stamps: Dict[str, Optional[Stamp]] = {}
+        self._bindings: Dict[Tuple[str, str], Tuple[Optional[Resolved], Dependencies]] = {}
         self._pending: Set[Tuple[str, str]] = set()
-        self._deps: List[Set[Tuple[str, _Stamp]]] = []  # one set per resolution under way
+        self._deps: List[Set[Tuple[str, Stamp]]] = []  # one set per resolution under way
         #: A cycle or the depth guard cut a resolution short: what this project works out
         #: from then on may depend on the order it was asked in, so none of it is shared.
         self.truncated = False
         #: Every module summary (path, stamp) this project's answers rest on.
-        self.used: Set[Tuple[str, _Stamp]] = set()
-        #: Every collection of module texts the scan's filter read (``_may_bind``), kept
+        self.used: Set[Tuple[str, Stamp]] = set()
+        #: Every collection of module texts the scan's filter read (``may_bind``), kept
         #: by identity: a memo hit hands back the same frozenset each time, so noting it
         #: costs O(1); the union is taken once, when ``dependencies`` asks.
-        self._read: Dict[int, Collection[Tuple[str, _Stamp]]] = {}
-        #: The texts read by each of the filter's searches under way (``_may_bind``,
-        #: ``_names_of``), kept as ``_read`` is: their memos keep them with the answers,
+        self._read: Dict[int, Collection[Tuple[str, Stamp]]] = {}
+        #: The texts read by each of the filter's searches under way (``may_bind``,
+        #: ``names_of``), kept as ``_read`` is: their memos keep them with the answers,
         #: which rest on them.
-        self._reading: List[Dict[int, Collection[Tuple[str, _Stamp]]]] = []
-        #: The module texts of the closures ``_callee_names`` answered from, as bits (``_numbered``).
+        self._reading: List[Dict[int, Collection[Tuple[str, Stamp]]]] = []
+        #: The module texts of the closures ``callee_names`` answered from, as bits (``_numbered``).
         self._closures = 0
 
-    def saw(self, texts: Collection[Tuple[str, _Stamp]]) -> None:
+    def saw(self, texts: Collection[Tuple[str, Stamp]]) -> None:
         """The filter read these module texts (path, stamp), or took an answer from its
         memo that rests on them: so does what this project works out."""
         key = id(texts)  # the dicts keep ``texts`` alive, so its id is not reused meanwhile
@@ -424,14 +347,14 @@ class Project:
         """A search of the filter starts: note the texts it reads (``stop_reading``)."""
         self._reading.append({})
 
-    def stop_reading(self) -> _Dependencies:
+    def stop_reading(self) -> Dependencies:
         """The module texts the innermost search under way read, which it now ends."""
         return frozenset().union(*self._reading.pop().values())
 
-    def dependencies(self) -> _Dependencies:
+    def dependencies(self) -> Dependencies:
         """Every module (path, stamp) this project has read a text or summary of: what a
         result worked out with it rests on (the result cache checks them)."""
-        return frozenset(self.used).union(*self._read.values(), _numbered_texts(self._closures))
+        return frozenset(self.used).union(*self._read.values(), numbered_texts(self._closures))
 
     def find(self, module: str) -> Optional[Tuple[str, bool]]:
         """The file of project module ``module`` and whether it is a package, or None."""
@@ -441,7 +364,7 @@ class Project:
         parts = module.split(".")
         # ``from pkg import ...`` in a docstring makes ``pkg....``: the file system would
         # read ``pkg////__init__.py`` as ``pkg/__init__.py``, a second copy under a false name.
-        if all(part.isidentifier() for part in parts) and parts[0] not in _STDLIB:
+        if all(part.isidentifier() for part in parts) and parts[0] not in STDLIB:
             relative = module.replace(".", os.sep)
             for root in self.roots:
                 package = os.path.join(root, relative, "__init__.py")
@@ -455,10 +378,10 @@ class Project:
         self._files[module] = found
         return found
 
-    def stamp(self, path: str) -> Optional[_Stamp]:
+    def stamp(self, path: str) -> Optional[Stamp]:
         """The file's (mtime, size), read once per project."""
         if path not in self._stamps:
-            self._stamps[path] = _stamp_of(path)
+            self._stamps[path] = stamp_of(path)
         return self._stamps[path]
 
     def summary(self, module: str) -> Optional[Summary]:
@@ -477,7 +400,7 @@ class Project:
                 self._note({(summary.path, self._stamps[summary.path] or (0, 0))})
         return self._summaries[module]
 
-    def _note(self, deps: Iterable[Tuple[str, _Stamp]]) -> None:
+    def _note(self, deps: Iterable[Tuple[str, Stamp]]) -> None:
         if self._deps:
             self._deps[-1].update(deps)
         else:
@@ -490,7 +413,7 @@ class Project:
         """What the project name ``qualified`` (``pkg.mod.NAME``) is, when it is an alias
         of library objects, a path constant or a function its callers need to know of;
         None otherwise (a class, a module, a name outside the project, or nothing known)."""
-        if depth or qualified.split(".", 1)[0] in _STDLIB:
+        if depth or qualified.split(".", 1)[0] in STDLIB:
             return self._resolve(qualified, depth)
         key = (self.roots, self.locations, qualified)
         cached = _RESOLVED.get(key)
@@ -511,7 +434,7 @@ class Project:
         if depth > _DEPTH:
             self.truncated = True
             return None
-        if qualified.split(".", 1)[0] in _STDLIB:
+        if qualified.split(".", 1)[0] in STDLIB:
             return None
         module, _, name = qualified.rpartition(".")
         if not module:
@@ -589,7 +512,7 @@ class Project:
         own = f"{summary.module}.{node.name}"
 
         def function(qualified: str) -> Optional[Exported]:
-            if qualified == own or qualified.split(".", 1)[0] in _STDLIB:
+            if qualified == own or qualified.split(".", 1)[0] in STDLIB:
                 return None  # recursion adds nothing to what the body does
             module, _, name = qualified.rpartition(".")
             found = self.binding(summary, name, depth + 1) if module == summary.module else self._imported(qualified, depth + 1)
@@ -609,7 +532,7 @@ class Project:
     def _star(self, module: str, name: str, depth: int) -> Optional[Resolved]:
         if name.startswith("_"):
             return None
-        if self.is_module(module) and name not in _names_of(self, module):
+        if self.is_module(module) and name not in names_of(self, module):
             return None  # its text binds no such name: not worth parsing
         source = self.summary(module)
         if source is None:
@@ -643,31 +566,26 @@ def _library(qualified: str, locations: Locations) -> Resolved:
 _FILES: Dict[Tuple[str, ...], Dict[str, Optional[Tuple[str, bool]]]] = {}
 #: The paths of the files summarised (parsed) in this process, in order: what the index read.
 PARSED: List[str] = []
-_SUMMARIES: Dict[str, Tuple[_Stamp, str, Optional[Summary]]] = {}
+_SUMMARIES: Dict[str, Tuple[Stamp, str, Optional[Summary]]] = {}
 #: What each name resolved to, by (search roots, locations, qualified name), with the
 #: summaries (path, stamp) the answer rests on.
-_RESOLVED: Dict[Tuple[Tuple[str, ...], Locations, str], Tuple[Optional[Resolved], _Dependencies]] = {}
+_RESOLVED: Dict[Tuple[Tuple[str, ...], Locations, str], Tuple[Optional[Resolved], Dependencies]] = {}
 #: What each module-level name of a summarised module is, by (search roots, locations,
 #: module path, name), with the summaries it rests on: ``Project.binding``'s answers.
-_BINDINGS: Dict[Tuple[Tuple[str, ...], Locations, str, str], Tuple[Optional[Resolved], _Dependencies]] = {}
+_BINDINGS: Dict[Tuple[Tuple[str, ...], Locations, str, str], Tuple[Optional[Resolved], Dependencies]] = {}
 
 
 def forget() -> None:
     """Drop everything this process remembers of project modules (for tests: a cold run)."""
-    for memo in (_FILES, _SUMMARIES, _RESOLVED, _BINDINGS, _TEXTS, _MAY, _NAMES, _SUPPLY, _ROOTS, _PACKAGES, _CALLEE_NAMES, _NUMBERS):
+    for memo in (_FILES, _SUMMARIES, _RESOLVED, _BINDINGS):
         memo.clear()
-    _NUMBERED.clear()
+    project_files.forget()
+    project_text.forget()
 
 
-def _stamp_of(path: str) -> Optional[_Stamp]:
-    try:
-        stat = os.stat(path)
-    except OSError:
-        return None
-    return (stat.st_mtime_ns, stat.st_size)
 
 
-def _cached_summary(path: str, stamp: _Stamp, module: str, is_package: bool) -> Optional[Summary]:
+def _cached_summary(path: str, stamp: Stamp, module: str, is_package: bool) -> Optional[Summary]:
     cached = _SUMMARIES.get(path)
     if cached is not None and cached[0] == stamp and cached[1] == module:
         return cached[2]
@@ -889,1028 +807,14 @@ def view_for(path: str, locations: Locations, configured: bool = False) -> Optio
     (``configured``: the configuration's ``project-index``, see ``enabled``)."""
     if not path or not enabled(configured) or not os.path.isfile(path):
         return None
-    _sweep()
+    sweep()
     search, module, is_package = top_package(path)
-    if _installed(search):
+    if installed(search):
         return None
     roots = [search]
     root = project_root(path)
-    if root is not None and not _installed(root):
+    if root is not None and not installed(root):
         for candidate in (root, os.path.join(root, "src")):
             if candidate not in roots and os.path.isdir(candidate):
                 roots.append(candidate)
     return FileView(module, is_package, Project(tuple(roots), locations))
-
-
-# -- what the cheap scan needs ---------------------------------------------------------
-
-#: The library functions whose aliases the scan's gates look for.
-_SCANNED_CALLEES = frozenset(names.MOVE_LIKE_FUNCTIONS | names.UNBOUND_MOVE_METHODS.keys() | names.TEMP_FACTORIES.keys())
-#: Their last components: a module can bind an alias of one only by spelling it.
-_CALLEE_WORDS = "|".join(sorted({re.escape(q.rsplit(".", 1)[1]) for q in _SCANNED_CALLEES}, key=lambda w: (-len(w), w)))
-#: ``os.replace`` read, not called (``swap = os.replace``): the one expression that makes
-#: an alias of a library function (calls, operators and literals give none: ``_Evaluator``).
-#: ``from pkg.link import Link`` names a module, not an alias.
-_ALIAS_READ = re.compile(rf"\.\s*(?:{_CALLEE_WORDS})\b(?![ \t]*(?:[(.]|import\b))")
-_CALLEE_WORD = re.compile(rf"\b(?:{_CALLEE_WORDS})\b")
-#: What a function's text spells when ``exports`` may find it renaming or returning a temp
-#: (``Exported.scanned``): a call, an attribute or an import of a move or temp function's
-#: name (not the word in prose: "rename the key"; a ``NamedTemporaryFile``'s ``.name`` is
-#: a temp it may return), a rename by ``os``'s name (or an alias holding ``os``), a
-#: ``Path`` method's one-argument call (positional or ``target=``: ``.replace(tzinfo=tz)``
-#: is not one) or its unbound form (``Path.replace``, ``PosixPath.replace``; a ``path``
-#: variable's ``replace`` is a call of one argument or a string's). Broader spellings only
-#: cost time; ``str.replace(old, new)`` is what this keeps out.
-_HELPER_WORDS = "renames?|hardlink_to|mkstemp|mkdtemp|mktemp|NamedTemporaryFile"
-_HELPER_CALL = re.compile(
-    rf"\b(?:{_HELPER_WORDS})\s*\("
-    rf"|\.\s*(?:{_HELPER_WORDS})\b"
-    rf"|\bimport\b[^\n;]*\b(?:{_HELPER_WORDS})\b"
-    r"|os\w*\s*\.\s*(?:replace|link)\b"
-    r"|\.\s*replace\s*\((?!\s*(?!target\b)\w+\s*=(?!=))(?:[^,()]|\([^()]*\))*\)"
-    r"|Path\s*\.\s*replace\b"
-)
-#: Words one of which a helper's text holds (``_HELPER_CALL`` looks closer): a substring
-#: test is many times quicker than the regex, and most functions hold none.
-_HELPER_HINTS = ("rename", "replace", "link", "mkstemp", "mkdtemp", "mktemp", "NamedTemporaryFile")
-
-
-def _may_help(body: str) -> bool:
-    """Whether a top-level function's text may rename or make a temp (``_HELPER_CALL``),
-    its strings blanked: ``s.replace("(", "")`` is no call of one argument."""
-    return any(hint in body for hint in _HELPER_HINTS) and _HELPER_CALL.search(_STRING.sub("''", body)) is not None
-
-
-_TEMP_DIR_WORD = re.compile("|".join(sorted(re.escape(q.rsplit(".", 1)[1]) for q in names.TEMP_DIR_ATTRIBUTES)))
-
-
-def _known_by_module() -> Dict[str, FrozenSet[str]]:
-    """The last components of the names the index knows, by module: what a star import of it binds."""
-    found: Dict[str, Set[str]] = {}
-    for qualified in names.KNOWN_NAMES:
-        module, _, name = qualified.rpartition(".")
-        found.setdefault(module, set()).add(name)
-    return {module: frozenset(known) for module, known in found.items()}
-
-
-_KNOWN_BY_MODULE = _known_by_module()
-#: Import statements anywhere (``try: import x`` on one line too): what a text may import.
-#: (No leading ``\b``: it would cost the regex engine its fast scan for the first
-#: letters, and more matches only cost time.)
-_FROM_IMPORT = re.compile(
-    r"from[ \t]+(?P<module>\.*[\w.]*)[ \t]+import\b[ \t]*(?P<names>\([^)]*\)|(?:[^\n\\;]|\\.)*)", re.S
-)
-_IMPORT = re.compile(r"import[ \t]+(?P<names>(?:[^\n\\;]|\\.)*)")
-_NAME = re.compile(r"[\w.*]+(?:\s+as\s+\w+)?")
-_WORD = re.compile(r"[^\W\d]\w*")  # identifiers
-#: The first name of each call's dotted callee (``helpers`` of ``helpers.publish(...)``).
-_CALLED = re.compile(r"([^\W\d]\w*)(?:\s*\.\s*[^\W\d]\w*)*\s*\(")
-_READ = re.compile(r"\.\s*([^\W\d]\w*)")  # attributes read
-
-#: What an import brings: (module, the name imported from it or None for the module
-#: itself, the local name; ``*`` for a star import).
-_Import = Tuple[str, Optional[str], str]
-
-
-#: One imported name as a text spells it: (``from`` module as written, None for a plain
-#: ``import``; the name or dotted module; the local name it binds, None for ``import a.b``).
-_Item = Tuple[Optional[str], str, Optional[str]]
-
-
-def _items(text: str) -> List[_Item]:
-    """Every name the import statements of ``text`` may import, from one pass of each regex."""
-    found: List[_Item] = []
-    for match in _FROM_IMPORT.finditer(text):
-        spec = match.group("module")
-        for item in _NAME.findall(match.group("names")):
-            parts = item.split()
-            found.append((spec, parts[0], parts[-1]))
-    for match in _IMPORT.finditer(text):
-        start = match.start()
-        before = text[text.rfind("\n", 0, start) + 1 : start].rstrip()
-        if before and before[-1] not in ";:":
-            continue  # the ``import`` of ``from x import y`` (its names are the from-import's), or prose
-        for item in _NAME.findall(match.group("names")):
-            parts = item.split()
-            found.append((None, parts[0], parts[-1] if len(parts) > 1 else None))
-    return found
-
-
-def _imports(text: str, package: str, project: Project, items: Optional[List[_Item]] = None) -> List[_Import]:
-    """What ``text`` (a module of ``package``) may import from project modules. A
-    module-level ``import a.b`` binds ``a``, whose attributes are names of ``a`` and of ``a.b``."""
-    found: List[_Import] = []
-    for spec, name, local in _items(text) if items is None else items:
-        if spec is not None:
-            dots = len(spec) - len(spec.lstrip("."))
-            module = absolute_module(spec[dots:] or None, dots, package)
-            if module is None:
-                continue
-            if name == "*":
-                found.append((module, None, "*"))
-            elif _may_be_package(project, module) and project.is_module(f"{module}.{name}"):
-                found.append((f"{module}.{name}", None, local or name))
-            else:
-                found.append((module, name, local or name))
-        elif local is not None:
-            found.append((name, None, local))
-        else:
-            parts = name.split(".")
-            found.extend((".".join(parts[: i + 1]), None, parts[0]) for i in range(len(parts)))
-    return [entry for entry in found if project.is_module(entry[0])]
-
-
-def _may_be_package(project: Project, module: str) -> bool:
-    """Whether ``module`` may hold submodules: a package of the project, or no module of
-    it (a namespace package has no ``__init__.py``). A plain module holds none."""
-    found = project.find(module)
-    return found is None or found[1]
-
-
-class Supplied:
-    """What the names a file imports from project modules may bring it, for the scan's
-    gates: library functions (``callees``: a move alias, a temp factory), locations, and
-    the local ``names`` that bring them (a module's name, for ``paths.CACHE_ROOT``).
-
-    Each is worked out when first asked, and only from the names the file uses: those it
-    imports by name, and, of a module it imports, the names of it that the file's text
-    spells. A gate asks for callees first; locations only matter to a file that moves."""
-
-    def __init__(self, view: Optional[FileView] = None, text: str = "", imports: Sequence[_Import] = ()) -> None:
-        self._view = view
-        self._text = text
-        self._imports = imports
-        self._words: Optional[Set[str]] = None  # the words of the text without its imports
-        self._reads: Optional[Set[str]] = None  # the attributes the text reads (``.Y``)
-        self._bare: Optional[str] = None  # the text without its import statements
-        self._found: Dict[bool, FrozenSet[str]] = {}
-        self._spellings: Dict[str, Set[str]] = {}  # each of ``spellings``: the callees and locations it brings
-
-    @property
-    def dependencies(self) -> _Dependencies:
-        """The modules (path, stamp) the answers given so far rest on."""
-        return frozenset() if self._view is None else self._view.project.dependencies()
-
-    @property
-    def possible(self) -> bool:
-        """Whether the project may supply anything: the index is on and the file imports
-        from a module of its project."""
-        return self._view is not None and bool(self._imports)
-
-    @property
-    def callees(self) -> FrozenSet[str]:
-        return self._gather(True)
-
-    @property
-    def locations(self) -> FrozenSet[str]:
-        return self._gather(False)
-
-    @property
-    def spellings(self) -> FrozenSet[str]:
-        """How the text spells what brings a callee or a location: a name it imports
-        (``publish``), or an attribute read off a module it imports (``paths.CACHE``,
-        ``a.b.CACHE``); a module's name alone when the text uses the module as a value."""
-        self._gather(True)
-        self._gather(False)
-        return frozenset(self._spellings)
-
-    def spellings_of(self, callees: FrozenSet[str]) -> FrozenSet[str]:
-        """The ``spellings`` of what brings one of ``callees``."""
-        self._gather(True)
-        return frozenset(spelt for spelt, hits in self._spellings.items() if not hits.isdisjoint(callees))
-
-    def _gather(self, callees: bool) -> FrozenSet[str]:
-        known = self._found.get(callees)
-        if known is not None:
-            return known
-        found: Set[str] = set()
-        view = self._view
-        if view is not None:
-            for module, name, local in self._imports:
-                for spelt, resolved in self._bound(view, module, name, local, callees):
-                    function = resolved.function
-                    if callees:
-                        hit = (resolved.callees | (function.scanned if function else frozenset())) & _SCANNED_CALLEES
-                    else:
-                        hit = resolved.locations | (function.locations if function else frozenset())
-                    if hit:
-                        found |= hit
-                        self._spellings.setdefault(spelt, set()).update(hit)
-        self._found[callees] = frozenset(found)
-        return self._found[callees]
-
-    def _bound(
-        self, view: FileView, module: str, name: Optional[str], local: str, callees: bool
-    ) -> Iterator[Tuple[str, Resolved]]:
-        """(its spelling, what it resolves to) for what one import brings that the file
-        uses past its import statements (a re-export alone holds no finding) and the
-        module's text may bind (``_callee_names``, ``_may_bind``)."""
-        project = view.project
-        if callees:
-            tainted = _callee_names(project, module)
-            if not tainted:
-                return
-            may_bind: Callable[[str], bool] = tainted.__contains__
-        elif not _may_supply(project, module):
-            return  # nothing its import closure spells can bind what is asked
-        else:
-            may_bind = lambda attribute: _may_bind(project, module, attribute)  # noqa: E731
-        if name is not None:
-            if may_bind(name) and local in self._spelt():
-                resolved = project.resolve(f"{module}.{name}")
-                if resolved is not None:
-                    yield local, resolved
-            return
-        chain: Optional[str] = None  # how the text reads an attribute off the module: ``local.Y``
-        if local == "*":  # any public name of it the text spells
-            used = {u for u in self._spelt() & (tainted if callees else _names_of(project, module)) if not u.startswith("_")}
-        elif self._escapes(local):  # a module used as a value: any attribute the text reads
-            if self._reads is None:
-                self._reads = set(_READ.findall(self._text))
-            used = self._reads & _names_of(project, module)
-        else:
-            used = _attributes(self._text, module, local)  # only read as ``local.Y``
-            chain = ".".join([local, *_path_below(module, local)])
-        for attribute in sorted(used):
-            if may_bind(attribute):
-                resolved = project.resolve(f"{module}.{attribute}")
-                if resolved is not None:
-                    yield attribute if local == "*" else local if chain is None else f"{chain}.{attribute}", resolved
-
-    def _without_imports(self) -> str:
-        if self._bare is None:
-            self._bare = _without_imports(self._text)
-        return self._bare
-
-    def _spelt(self) -> Set[str]:
-        """The words of the text past its import statements."""
-        if self._words is None:
-            self._words = set(_WORD.findall(self._without_imports()))
-        return self._words
-
-    def _escapes(self, local: str) -> bool:
-        """Whether the file may use the module it binds to ``local`` other than by reading
-        an attribute off it (``m = paths``, ``f(paths)``): then any of its names may be used."""
-        bare = self._without_imports()
-        return any(not _word_at(bare, m.start() - 1) for m in re.finditer(rf"{re.escape(local)}\b(?!\s*\.)", bare))
-
-
-NONE_SUPPLIED = Supplied()
-
-
-def _without_imports(text: str) -> str:
-    return _IMPORT.sub("", _FROM_IMPORT.sub("", text))
-
-
-def spelt_past_imports(text: str) -> FrozenSet[str]:
-    """The words ``text`` spells outside its import statements (``FileView.spelt``)."""
-    return frozenset(_WORD.findall(_without_imports(text)))
-
-
-def supplied_to(text: str, path: str, locations: Locations, configured: bool = False) -> Supplied:
-    """What the names ``text`` (the file ``path``) imports from project modules may be,
-    as far as the scan cares (see ``Supplied``). Cheap first: a project module is
-    summarised only when its text, or that of a project module it imports, may bind a
-    scanned function or a location (``_may_bind``)."""
-    if "import" not in text:
-        return NONE_SUPPLIED
-    view = view_for(path, locations, configured)
-    if view is None:
-        return NONE_SUPPLIED
-    imports = _imports(text, view.package, view.project)
-    return Supplied(view, text, imports) if imports else NONE_SUPPLIED
-
-
-class _Text:
-    """What the cheap filter learnt of one module's text (by path, valid for ``stamp``).
-
-    From one pass of the import regexes, when the text is first read: the project modules
-    it imports (``imports``: ``named`` by local name, (module, name); ``stars``;
-    ``modules``: local name -> the modules it binds, whose attributes ``reads`` finds) and
-    the local names its imports bind (``imported``; ``aliases``: of a scanned function,
-    ``temp_aliases``: of the temp directory, from a library; ``starred``: a library star
-    import's). The marks of a scanned function (``_callee_names`` starts from them): those
-    aliases, a read of one (``alias_read``: ``swap = os.replace``), and the top-level
-    functions (their text, ``defs``, is kept apart) that name one (``helpers``: they may
-    rename, or return a temp). Whether the text is *marked* for locations (``marked``:
-    it spells one, by configuration), so that ``_may_supply`` can rule out a whole import
-    closure none of whose modules is marked without a look at any name.
-
-    Only for a module that needs them, and only when first asked: where each statement
-    that may assign a name starts (``assigned``, ``starts``), and their text."""
-
-    __slots__ = (
-        "module", "stamp", "source", "defs", "helpers", "locations", "_starts", "statements", "imported", "aliases",
-        "temp_aliases", "starred", "named", "stars", "modules", "imports", "_reads", "seen", "bit", "_edges", "alias_read",
-        "_spans", "_called",
-    )
-
-    def __init__(self, module: str, path: str, stamp: _Stamp, source: str, defs: Dict[str, str], package: str, project: Project) -> None:
-        self.module = module
-        self.stamp = stamp
-        #: What reading it is to ``Project.saw``: one object for every read, noted in O(1).
-        self.seen: _Dependencies = frozenset({(path, stamp)})
-        self.bit = _number(path, stamp)
-        self.source = source
-        self.defs = defs
-        self.helpers = frozenset(name for name, body in defs.items() if _may_help(body))
-        self.locations: Dict[Locations, bool] = {}
-        self.statements: Dict[str, List[str]] = {}
-        self._starts: Optional[Dict[str, List[int]]] = None
-        items = _items(source)
-        self.imported = frozenset(local or name.split(".", 1)[0] for spec, name, local in items if name != "*")
-        from_items = [(spec, name, local or name) for spec, name, local in items if spec is not None]
-        self.aliases = frozenset(local for _, name, local in from_items if _CALLEE_WORD.fullmatch(name))
-        self.temp_aliases = frozenset(local for _, name, local in from_items if _TEMP_DIR_WORD.fullmatch(name))
-        star_sources = {spec for spec, name, _ in from_items if name == "*"}
-        self.starred = frozenset(n for spec in star_sources for n in _KNOWN_BY_MODULE.get(spec, ()))
-        # Reads an alias (``os.replace`` not called), imports one by name, or star-imports a module that has one.
-        self.alias_read = _ALIAS_READ.search(source) is not None
-        named: Dict[str, List[Tuple[str, Optional[str]]]] = {}
-        stars: List[str] = []
-        self.modules: Dict[str, List[str]] = {}  # local name -> the project modules it binds
-        imports: Set[str] = set()
-        for imported, name, local in _imports(source, package, project, items):
-            imports.add(imported)
-            if name is not None:
-                named.setdefault(local, []).append((imported, name))
-            elif local == "*":
-                stars.append(imported)
-            else:
-                self.modules.setdefault(local, []).append(imported)
-        self.named = named
-        self.stars = tuple(stars)
-        self.imports = frozenset(imports)
-        self._reads: Dict[str, List[Tuple[str, Optional[str]]]] = {}
-        self._edges: Dict[str, List[Tuple[str, Optional[str]]]] = {}
-        self._spans: Optional[List[Tuple[int, int, str]]] = None
-        self._called: Dict[str, FrozenSet[str]] = {}
-
-    def binding(self, pattern: Pattern[str]) -> Set[str]:
-        """The names bound by the module-level statements in which ``pattern`` matches
-        (each name a statement may assign: ``_ASSIGNED``)."""
-        found: Set[str] = set()
-        for match in pattern.finditer(self.source):
-            if self._spans is None:
-                self._spans = [
-                    (start, start + len(_statement(self.source, start)), name)
-                    for name, starts in self.starts.items()
-                    for start in starts
-                ]
-            at = match.start()
-            found.update(name for start, end, name in self._spans if start <= at < end)
-        return found
-
-    def called(self, name: str) -> FrozenSet[str]:
-        """The first name of each callee the top-level function ``name`` calls (``_CALLED``)."""
-        found = self._called.get(name)
-        if found is None:
-            found = self._called[name] = frozenset(_CALLED.findall(self.defs[name]))
-        return found
-
-    def marked(self, locations: Locations) -> bool:
-        """Whether the text may bind, by itself, one of ``locations``: false only if
-        ``query`` can find no hit here."""
-        spelled = self.locations.get(locations)
-        if spelled is None:
-            spelled = self.locations[locations] = _spells_location(self.source.lower(), locations) or any(
-                _spells_location(body.lower(), locations) for body in self.defs.values()
-            )
-        return spelled or bool(self.temp_aliases)
-
-    @property
-    def starts(self) -> Dict[str, List[int]]:
-        """Where each statement that may assign a name starts, by the name."""
-        if self._starts is None:
-            self._starts = {}
-            for match in _ASSIGNED.finditer(self.source):
-                self._starts.setdefault(match.group(1), []).append(match.start())
-        return self._starts
-
-    @property
-    def assigned(self) -> KeysView[str]:
-        """The names the text may assign."""
-        return self.starts.keys()
-
-    def reads(self, local: str) -> List[Tuple[str, Optional[str]]]:
-        """(module, attribute) for each attribute read off the project module(s) ``local`` binds."""
-        found = self._reads.get(local)
-        if found is None:
-            found = self._reads[local] = [
-                (module, attribute)
-                for module in self.modules.get(local, ())
-                for attribute in sorted(_attributes(self.source, module, local))
-            ]
-        return found
-
-    def statements_of(self, name: str) -> List[str]:
-        """The text of each statement that may assign ``name``."""
-        if name not in self.assigned:
-            return []
-        found = self.statements.get(name)
-        if found is None:
-            found = self.statements[name] = [_statement(self.source, start) for start in self.starts[name]]
-        return found
-
-    def query(self, name: Optional[str], locations: Locations) -> Tuple[bool, List[Tuple[str, Optional[str]]]]:
-        """Whether ``name`` (None: any name) may be bound here to one of ``locations``,
-        and if not, the (module, name) pairs its binding may come from (``edges``).
-
-        An assigned name's value is spelt in its statement: it may be a location there, or
-        come from the names the statement spells (imported, assigned in this module, or
-        from a star import). A function's may come from its text: a location, or the names
-        it calls (a helper). An imported name comes from its import (``from tempfile
-        import gettempdir as tmp`` is one); any other (a ``class``, or none) only from a
-        star import."""
-        if name is None:
-            named = [edge for pairs in self.named.values() for edge in pairs]
-            reads = [edge for local in self.modules for edge in self.reads(local)]
-            stars: List[Tuple[str, Optional[str]]] = [(star, None) for star in self.stars]
-            return self.marked(locations), [*named, *stars, *reads]
-        hit = name in self.temp_aliases
-        body = self.defs.get(name)
-        texts = self.statements_of(name) if body is None else [*self.statements_of(name), body]
-        for statement in texts:
-            if hit:
-                break
-            hit = _spells_location(statement.lower(), locations)
-        return (True, []) if hit else (False, self.edges(name))
-
-    def edges(self, name: str) -> List[Tuple[str, Optional[str]]]:
-        """The (module, name) pairs the binding of ``name`` may come from (``query``),
-        whatever is asked of it: worked out once."""
-        edges = self._edges.get(name)
-        if edges is not None:
-            return edges
-        edges = [(star, name) for star in self.stars]
-        if name in self.imported:
-            edges.extend(self.named.get(name, ()))
-        texts = [(statement, _WORD) for statement in self.statements_of(name)]
-        body = self.defs.get(name)
-        if body is not None:
-            texts.append((body, _CALLED))  # a function supplies what it calls, not every name it spells
-        for statement, spelled in texts:
-            for word in set(spelled.findall(statement)):
-                if word != name:
-                    edges.append((self.module, word))
-                    edges.extend((star, word) for star in self.stars)
-                if word in self.modules:
-                    edges.extend(self.reads(word))
-        self._edges[name] = edges
-        return edges
-
-
-def _statement(source: str, start: int) -> str:
-    """The text of the statement that starts at ``start``: to the end of its line, and on
-    while a bracket is open (outside one-line string literals) or a line ends in ``\\``."""
-    depth = 0
-    position = start
-    for _ in range(200):  # a guard: longer statements are cut, and keep less
-        end = source.find("\n", position)
-        if end == -1:
-            return source[start:]
-        line = _STRING.sub("", source[position:end])
-        depth += sum(line.count(c) for c in "([{") - sum(line.count(c) for c in ")]}")
-        position = end + 1
-        if depth <= 0 and not line.rstrip().endswith("\\"):
-            break
-    return source[start:position]
-
-
-_STRING = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
-
-
-#: A name an assignment may bind (keyword arguments and walrus targets match too: more
-#: matches only cost time). ``(X) = 1`` binds ``X`` as well. A match starts only where a
-#: word does, and takes the word whole (``(?=(...))\1``: a lookahead does not backtrack,
-#: Python 3.9's stand-in for a possessive quantifier): tried at every character and
-#: backtracking through every word, it cost a module's text quadratic time in its words.
-_ASSIGNED = re.compile(r"(?<!\w)(?=([^\W\d]\w*))\1\)*(?:[ \t]|\\\r?\n)*(?::[^=\n]*)?=(?!=)")
-
-
-def _attributes(source: str, module: str, local: str) -> Set[str]:
-    """The attributes ``source`` reads off the module ``module`` it binds to ``local``
-    (``import a.b`` binds ``a``, read as ``a.b.Y``)."""
-    chain = r"\s*\.\s*".join([re.escape(local), *map(re.escape, _path_below(module, local))])
-    return {m.group(1) for m in re.finditer(rf"{chain}\s*\.\s*(\w+)", source) if not _word_at(source, m.start() - 1)}
-
-
-def _path_below(module: str, local: str) -> List[str]:
-    """The components between ``local`` and an attribute of ``module`` it reads: ``b`` of
-    ``a.b.Y`` (``import a.b`` binds ``a``); none for ``import a.b as m``, ``from a import b``."""
-    parts = module.split(".")
-    return parts[1:] if local == parts[0] and len(parts) > 1 else []
-
-
-def _word_at(text: str, index: int) -> bool:
-    """Whether ``text[index]`` is a character of a word (False outside the text)."""
-    return 0 <= index < len(text) and (text[index].isalnum() or text[index] == "_")
-
-
-_TEXTS: Dict[str, _Text] = {}
-#: What ``_may_bind`` answered, by (search roots, (module, name), kind): the answer, its
-#: generation, and the module texts (path, stamp) it rests on (a result cache records them).
-_MAY: Dict[Tuple[Tuple[str, ...], Tuple[str, Optional[str]], Locations], Tuple[bool, int, _Dependencies]] = {}
-
-
-def _text(project: Project, module: str) -> Optional[Tuple[str, _Stamp, _Text]]:
-    """The filter's facts of project module ``module``'s text, read once per stamp."""
-    found = project.find(module)
-    if found is None:
-        return None
-    path = found[0]
-    stamp = project.stamp(path)
-    if stamp is None:
-        return None
-    known = _TEXTS.get(path)
-    if known is not None and known.stamp != stamp:
-        _GENERATION[0] += 1  # a changed module: what was answered from its old text is void
-        known = None
-    if known is None:
-        texts = _module_text(path)
-        if texts is None:
-            return None
-        package = module if found[1] else module.rpartition(".")[0]
-        known = _TEXTS[path] = _Text(module, path, stamp, texts[0], texts[1], package, project)
-    project.saw(known.seen)
-    return path, stamp, known
-
-
-def _names_of(project: Project, module: str) -> FrozenSet[str]:
-    """Every name project module ``module`` may bind, as far as texts tell: those it may
-    assign or import, those of the modules it star-imports, and those a star import of a
-    library module brings that the index knows (``from os import *`` binds ``rename``)."""
-    key = (project.roots, module)
-    known = _NAMES.get(key)
-    if known is not None and known[0] == _GENERATION[0]:
-        project.saw(known[2])
-        return known[1]
-    generation = _GENERATION[0]
-    project.start_reading()
-    found: Set[str] = set()
-    pending = [module]
-    seen: Set[str] = set()
-    while pending:
-        current = pending.pop()
-        if current in seen:
-            continue
-        seen.add(current)
-        facts = _text(project, current)
-        if facts is None:
-            continue
-        found |= facts[2].assigned | facts[2].imported | facts[2].starred | facts[2].defs.keys()
-        pending.extend(facts[2].stars)
-    names_found = frozenset(found)
-    texts = project.stop_reading()
-    if generation == _GENERATION[0]:
-        _NAMES[key] = (generation, names_found, texts)
-    return names_found
-
-
-#: ``_names_of``'s answers, by (search roots, module), with their generation and the texts read.
-_NAMES: Dict[Tuple[Tuple[str, ...], str], Tuple[int, FrozenSet[str], _Dependencies]] = {}
-
-
-def _may_supply(project: Project, module: str) -> bool:
-    """Whether any module of project module ``module``'s import closure (as texts spell
-    it) is marked for the project's locations (``_Text.marked``). If none is, no name of
-    ``module`` may be a location: ``_may_bind`` follows imports only, and finds a hit only
-    in a marked text. One walk answers for every module it reaches when the answer is
-    no (each one's closure is within the start's), and for the path to the mark when yes.
-    Each answer keeps the module texts it rests on, which a memo hit notes as read."""
-    kind = project.locations
-    generation = _GENERATION[0]
-    memo = _SUPPLY.get((project.roots, module, kind))
-    if memo is not None and memo[1] == generation:  # asked before: by far the most common case
-        project.saw(memo[2])
-        return memo[0]
-    parents: Dict[str, Optional[str]] = {module: None}
-    stack = [module]
-    visited: List[str] = []
-    project.start_reading()
-    while stack:
-        current = stack.pop()
-        memo = _SUPPLY.get((project.roots, current, kind))
-        if memo is not None and memo[1] == generation:
-            project.saw(memo[2])
-            if not memo[0]:
-                continue
-        else:
-            facts = _text(project, current)
-            if facts is None:
-                continue
-            visited.append(current)
-            if not facts[2].marked(kind):
-                for imported in facts[2].imports:
-                    if imported not in parents:
-                        parents[imported] = current
-                        stack.append(imported)
-                continue
-        texts = project.stop_reading()
-        step: Optional[str] = current
-        while step is not None and generation == _GENERATION[0]:
-            _SUPPLY[(project.roots, step, kind)] = (True, generation, texts)
-            step = parents[step]
-        return True
-    texts = project.stop_reading()
-    if generation == _GENERATION[0]:  # no text changed meanwhile
-        for current in visited:
-            _SUPPLY[(project.roots, current, kind)] = (False, generation, texts)
-    return False
-
-
-#: What ``_may_supply`` answered, by (search roots, module, kind): the answer, its
-#: generation and the module texts (path, stamp) it rests on.
-_SUPPLY: Dict[Tuple[Tuple[str, ...], str, Locations], Tuple[bool, int, _Dependencies]] = {}
-
-
-def _may_bind(project: Project, module: str, name: Optional[str]) -> bool:
-    """Whether project module ``module``'s ``name`` (None: any of its names) may be a
-    location, as far as module texts tell (``_Text.query``): a module whose text spells
-    such a binding and binds the name, or one whose binding of the name may come from a
-    module that may. Sound: a location the index resolves is spelt so (``_spells_location``).
-    (Scanned functions are found forwards instead, ``_callee_names``: their marks are rare,
-    and every file asks of them.)"""
-    kind = project.locations
-    generation = _GENERATION[0]
-    start = (module, name)
-    memo = _MAY.get((project.roots, start, kind))
-    if memo is not None and memo[1] == generation:  # asked before: by far the most common case
-        project.saw(memo[2])
-        return memo[0]
-    if not _may_supply(project, module):
-        return False
-    parents: Dict[Tuple[str, Optional[str]], Optional[Tuple[str, Optional[str]]]] = {start: None}
-    stack = [start]
-    visited: List[Tuple[str, Optional[str]]] = []
-    bound: Dict[str, FrozenSet[str]] = {}  # ``_names_of`` each module the edges lead to
-    project.start_reading()  # what this search reads, kept with its answers
-    while stack:
-        pair = stack.pop()
-        memo = _MAY.get((project.roots, pair, kind))
-        if memo is not None and memo[1] == generation:
-            project.saw(memo[2])
-            if memo[0]:
-                return _found(project, kind, pair, parents)
-            continue
-        facts = _text(project, pair[0])
-        if facts is None:
-            continue
-        visited.append(pair)
-        hit, edges = facts[2].query(pair[1], kind)
-        if hit:
-            return _found(project, kind, pair, parents)
-        for edge in edges:
-            if edge in parents:
-                continue
-            if edge[1] is not None:
-                spelled = bound.get(edge[0])
-                if spelled is None:  # once a search: its texts are noted as read the first time
-                    spelled = bound[edge[0]] = _names_of(project, edge[0])
-                if edge[1] not in spelled:
-                    continue
-            parents[edge] = pair
-            stack.append(edge)
-    texts = project.stop_reading()
-    if generation == _GENERATION[0]:  # no text changed meanwhile
-        for pair in visited:  # all that was looked at: none of it may bind
-            _MAY[(project.roots, pair, kind)] = (False, generation, texts)
-    return False
-
-
-# -- which names may bind a scanned function: worked out forwards, once per module -------
-
-def _callee_names(project: Project, module: str) -> FrozenSet[str]:
-    """The names project module ``module`` may bind to a scanned function (an alias of
-    one, a function that may call one or return a temp), as far as module texts tell:
-    the same question ``_may_bind`` asks of one name for locations, answered for every
-    name of a module at once.
-
-    Forwards, from the marks: a module's names are worked out from the marks of its own
-    text (``_Text.helpers``, ``aliases``, ``starred``, an alias read) and the names its
-    imports bring that are already known to be such, spelt in its statements and
-    functions (``_taint``). Modules are taken strongest component of imports first
-    (Tarjan's order), a cycle's members until none changes. Real projects mark few
-    modules, and a module with no mark and no such import is done with no look at its
-    text past its imports: that is what makes asking every file's every import cheap."""
-    generation = _GENERATION[0]
-    key = (project.roots, module)
-    memo = _CALLEE_NAMES.get(key)
-    if memo is None or memo[0] != generation:
-        _work_out_callee_names(project, module, generation)
-        memo = _CALLEE_NAMES.get(key)
-        if memo is None or memo[0] != generation:  # a text changed meanwhile, or it cannot be read
-            return frozenset()
-    project.saw_closure(memo[2])
-    return memo[1]
-
-
-#: ``_callee_names``' answers, by (search roots, module): the generation, the names, and
-#: the module texts they rest on (the module's import closure) as bits (``_numbered``).
-_CALLEE_NAMES: Dict[Tuple[Tuple[str, ...], str], Tuple[int, FrozenSet[str], int]] = {}
-
-#: Every module text (path, stamp) the filter has read, numbered, so that a set of them
-#: (an import closure: thousands, for every module of a big project) is an int's bits:
-#: small, quick to join, and nothing for the garbage collector to walk. Only a result
-#: cache needs the set itself (``Project.dependencies``).
-_NUMBERS: Dict[Tuple[str, _Stamp], int] = {}
-_NUMBERED: List[Tuple[str, _Stamp]] = []
-
-
-def _number(path: str, stamp: _Stamp) -> int:
-    """The bit of module text (path, stamp)."""
-    number = _NUMBERS.get((path, stamp))
-    if number is None:
-        number = _NUMBERS[(path, stamp)] = len(_NUMBERED)
-        _NUMBERED.append((path, stamp))
-    return 1 << number
-
-
-def _numbered_texts(bits: int) -> FrozenSet[Tuple[str, _Stamp]]:
-    """The module texts (path, stamp) whose bits are set."""
-    digits = bin(bits)[:1:-1]  # the lowest bit first
-    found = []
-    index = digits.find("1")
-    while index != -1:
-        found.append(_NUMBERED[index])
-        index = digits.find("1", index + 1)
-    return frozenset(found)
-
-
-def _work_out_callee_names(project: Project, start: str, generation: int) -> None:
-    """``_callee_names`` for ``start`` and every module of its import closure not yet
-    known: Tarjan's strongly connected components, without recursion (import chains run
-    deep), each component done when it closes (its imports are done by then)."""
-    roots = project.roots
-    index: Dict[str, int] = {}
-    low: Dict[str, int] = {}
-    stack: List[str] = []
-    on_stack: Set[str] = set()
-    facts: Dict[str, _Text] = {}
-    work: List[Tuple[str, Iterator[str]]] = []
-
-    def known(module: str) -> bool:
-        memo = _CALLEE_NAMES.get((roots, module))
-        return memo is not None and memo[0] == generation
-
-    def enter(module: str) -> None:
-        index[module] = low[module] = len(index)
-        stack.append(module)
-        on_stack.add(module)
-        read = _text(project, module)
-        if read is not None:
-            facts[module] = read[2]
-        imports = facts[module].imports if module in facts else frozenset()
-        work.append((module, iter(sorted(imports))))
-
-    if known(start):
-        return
-    enter(start)
-    while work:
-        module, pending = work[-1]
-        for imported in pending:
-            if imported in index:
-                if imported in on_stack:
-                    low[module] = min(low[module], index[imported])
-            elif not known(imported):
-                enter(imported)
-                break
-        else:
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[module])
-            if low[module] == index[module]:
-                component: List[str] = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == module:
-                        break
-                _close(project, component, facts, generation)
-
-
-def _close(project: Project, component: List[str], facts: Dict[str, _Text], generation: int) -> None:
-    """Work out the callee names of one strongly connected component of modules, whose
-    imports outside it are known: each member once, and again whenever a member it imports
-    gains names (they only grow), then remember them with the texts they rest on."""
-    roots = project.roots
-    found: Dict[str, FrozenSet[str]] = {member: frozenset() for member in component}
-    members = set(component)
-
-    def names_of(module: str) -> FrozenSet[str]:
-        if module in members:
-            return found[module]
-        memo = _CALLEE_NAMES.get((roots, module))
-        return memo[1] if memo is not None else frozenset()
-
-    importers: Dict[str, List[str]] = {}  # the members each member is imported by
-    for member in component:
-        if member in facts:
-            for imported in facts[member].imports & members:
-                importers.setdefault(imported, []).append(member)
-    pending = list(component)
-    queued = set(component)
-    while pending:  # each member once, then again only when one it imports has grown
-        member = pending.pop()
-        queued.discard(member)
-        if member not in facts:
-            continue
-        now = _taint(facts[member], names_of)
-        if now != found[member]:
-            found[member] = now
-            for importer in importers.get(member, ()):
-                if importer not in queued:
-                    queued.add(importer)
-                    pending.append(importer)
-    if generation != _GENERATION[0]:
-        return  # a text changed meanwhile: nothing is remembered
-    outside = {module for member in component if member in facts for module in facts[member].imports} - members
-    deps = 0
-    for member in component:
-        if member in facts:
-            deps |= facts[member].bit
-    for module in outside:
-        memo = _CALLEE_NAMES.get((roots, module))
-        if memo is not None:
-            deps |= memo[2]
-    for member in component:
-        _CALLEE_NAMES[(roots, member)] = (generation, found[member], deps)
-
-
-def _taint(text: _Text, names_of: Callable[[str], FrozenSet[str]]) -> FrozenSet[str]:
-    """The names one module's text may bind to a scanned function, given what each module
-    it imports may (``names_of``): those its own marks bind, those its imports bring, and,
-    to a fixed point, the module-level statements that spell one of those (all of their
-    names: ``_ASSIGNED``) and the functions that call one, or read one off an imported
-    module (``_CALLED``, ``_attributes``: as ``_Text.edges`` follows them)."""
-    tainted: Set[str] = set(text.aliases) | set(text.starred) | set(text.helpers)
-    for module in text.stars:
-        tainted |= names_of(module)
-    for local, pairs in text.named.items():
-        if any(name in names_of(module) for module, name in pairs):
-            tainted.add(local)
-    chains = [
-        (local, module, bound)
-        for local, modules in text.modules.items()
-        for module in modules
-        for bound in [names_of(module)]
-        if bound
-    ]
-    if not tainted and not chains and not text.alias_read:
-        return frozenset()
-    if text.alias_read:  # ``swap = os.replace``
-        tainted |= text.binding(_ALIAS_READ)
-    tainted |= _chained(text, chains)
-    while tainted:
-        words = "|".join(map(re.escape, sorted(tainted)))
-        hint = re.compile(words)  # a function that calls one spells it: most spell none (a quicker test than ``called``)
-        grown = {
-            name for name, body in text.defs.items()
-            if name not in tainted and hint.search(body) is not None and not text.called(name).isdisjoint(tainted)
-        }
-        grown |= text.binding(re.compile(rf"(?<![\w.])(?:{words})\b")) - tainted
-        if not grown:
-            break
-        tainted |= grown
-    return frozenset(tainted)
-
-
-def _chained(text: _Text, chains: List[Tuple[str, str, FrozenSet[str]]]) -> Set[str]:
-    """The names whose binding reads one of ``chains``' names off a module the text
-    imports (``local.NAME``, ``a.b.NAME`` for ``import a.b``): a function anywhere in its
-    body, a module-level name in its statement."""
-    if not chains:
-        return set()
-    patterns = []
-    for local, module, bound in chains:
-        parts = module.split(".")
-        path = parts[1:] if local == parts[0] and len(parts) > 1 else []
-        prefix = r"\s*\.\s*".join([re.escape(local), *map(re.escape, path)])
-        patterns.append(rf"(?<![\w.]){prefix}\s*\.\s*(?:{'|'.join(map(re.escape, sorted(bound)))})\b")
-    pattern = re.compile("|".join(patterns))
-    found = {name for name, body in text.defs.items() if pattern.search(body)}
-    found |= text.binding(pattern)
-    return found
-
-
-def _found(
-    project: Project,
-    kind: Locations,
-    pair: Optional[Tuple[str, Optional[str]]],
-    parents: Dict[Tuple[str, Optional[str]], Optional[Tuple[str, Optional[str]]]],
-) -> bool:
-    """True, remembered for each pair on the way from the start to the one that may bind."""
-    texts = project.stop_reading()
-    while pair is not None:
-        _MAY[(project.roots, pair, kind)] = (True, _GENERATION[0], texts)
-        pair = parents[pair]
-    return True
-
-
-def _sweep() -> None:
-    """Look for module texts changed since they were read, at most every ``_SWEEP_SECONDS``
-    and never more than ``_SWEEP_SHARE`` of the time (a sweep stats every module read:
-    thousands in a big run): a change starts a new generation of the filter's answers.
-    Within one run nothing changes; a long-running process (the server) sees an edited
-    module within the interval."""
-    now = time.monotonic()
-    if now < _SWEPT[0]:
-        return
-    if any(_stamp_of(path) != known.stamp for path, known in list(_TEXTS.items())):
-        _GENERATION[0] += 1
-    took = time.monotonic() - now
-    _SWEPT[0] = now + max(_SWEEP_SECONDS, took / _SWEEP_SHARE)
-
-
-_SWEEP_SECONDS = 1.0
-_SWEEP_SHARE = 0.01
-_SWEPT = [0.0]  # when the next sweep is due
-#: Bumped whenever a module text is seen to have changed: ``_MAY``'s answers of an
-#: older generation are not used.
-_GENERATION = [0]
-
-
-def _module_text(path: str) -> Optional[Tuple[str, Dict[str, str]]]:
-    """The text of module ``path`` that can bind its module-level names: all of it but the
-    bodies of its top-level functions and classes (and their decorators); and the text of
-    each top-level function, by name (what it may do for callers, ``exports``). A body runs
-    from a line starting (at column 0) with ``def``, ``async def``, ``class`` or ``@`` to
-    the next line that starts at column 0 with anything but a closing bracket or a
-    comment; a line of a multi-line string at column 0 ends one early, which keeps more."""
-    try:
-        with open(path, "rb") as handle:
-            source = handle.read().decode("latin-1")
-    except OSError:
-        return None
-    source = "\n" + source  # every line starts after a newline: the regex's literal prefix
-    kept: List[str] = []
-    defs: Dict[str, str] = {}
-    start = 1
-    skipping = False
-    for match in _TOP_LINE.finditer(source):
-        line = match.start() + 1
-        if not skipping:
-            kept.append(source[start:line])
-        elif source.startswith(("def", "async"), start):
-            _add_def(defs, source[start:line])
-        start = line
-        skipping = match.group(1) is not None
-    if not skipping:
-        kept.append(source[start:])
-    elif source.startswith(("def", "async"), start):
-        _add_def(defs, source[start:])
-    return "".join(kept), defs
-
-
-def _add_def(defs: Dict[str, str], text: str) -> None:
-    named = _DEF_NAME.match(text)
-    if named is not None:
-        defs[named.group(1)] = defs.get(named.group(1), "") + text
-
-
-#: The newline before a line that starts a top-level statement; group 1: one that starts a
-#: function or class. (A newline, not ``^`` with ``re.M``: a literal first character lets
-#: the regex engine skip to candidates, three times faster over a module.)
-_TOP_LINE = re.compile(r"\n(?:((?:async[ \t]+)?def\b|class\b|@)|[^\s#)\]}])")
-_DEF_NAME = re.compile(r"(?:async[ \t]+)?def[ \t]+(\w+)")
-
-
-_LOCATION_TOKENS: Dict[Locations, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {}
-
-
-def _spells_location(lowered: str, locations: Locations) -> bool:
-    """Whether a module's lowered text may bind a location: it holds a name pattern's
-    literal run anywhere (``*cache*`` matches ``lru_cache``), or, as a whole word, an
-    environment variable, a configured call's last component, a path's last segment
-    (``tmp``: a literal is ``/tmp`` or below it) or a temp directory function's name."""
-    runs, words = _location_tokens(locations)
-    if any(run in lowered for run in runs):
-        return True
-    for word in words:
-        start = lowered.find(word)
-        while start != -1:
-            end = start + len(word)
-            before = _word_at(word, 0) and _word_at(lowered, start - 1)
-            after = _word_at(word, len(word) - 1) and _word_at(lowered, end)
-            if not before and not after:
-                return True
-            start = lowered.find(word, start + 1)
-    return False
-
-
-def _location_tokens(locations: Locations) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
-    tokens = _LOCATION_TOKENS.get(locations)
-    if tokens is None:
-        runs: Set[str] = set()
-        words = {q.rsplit(".", 1)[-1].lower() for q in names.TEMP_DIR_ATTRIBUTES | names.TEMP_DIR_CALLS}
-        for location in locations.locations:
-            runs.update(literal_fragment(p) for p in location.names)
-            words.update(v.lower() for v in location.env)
-            words.update(c.rsplit(".", 1)[-1].lower() for c in location.calls)
-            words.update(p.rstrip("/").rsplit("/", 1)[-1].lower() for p in location.paths)
-        if "" in words:
-            runs.add("")  # matches any text
-        tokens = _LOCATION_TOKENS[locations] = (tuple(sorted(runs)), tuple(sorted(words)))
-    return tokens

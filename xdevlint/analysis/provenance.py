@@ -31,7 +31,8 @@ from xdevlint.analysis import names
 from xdevlint.analysis.locations import DEFAULT, TEMP, Locations
 from xdevlint.analysis.exports import Exported, Side
 from xdevlint.analysis.moves import FunctionSummary, Move, MoveEffect, instantiate, move_of, verdict
-from xdevlint.analysis.project import FileView, Resolved, absolute_module
+from xdevlint.analysis.project import FileView, Resolved
+from xdevlint.analysis.project_files import absolute_module
 from xdevlint.analysis.tree import children
 from xdevlint.analysis.values import (
     EMPTY, FILE, PATH_KIND, STR_KIND, TEMPDIR, Attr, Fresh, Literal, Merge, Param, Relation, Token, Value,

@@ -21,7 +21,7 @@ from xdevlint.model import Dependencies
 from xdevlint.stages.scan_lifetime import FACTORY_NAMES, ModuleIndex, temp_may_leak, temp_may_stay
 
 if TYPE_CHECKING:  # the index is imported only when a gate asks what the project supplies
-    from xdevlint.analysis.project import Supplied
+    from xdevlint.analysis.supplied import Supplied
 
 _MOVE_ATTRIBUTES = frozenset(names.MOVE_METHODS) | {q.rsplit(".", 1)[1] for q in names.MOVE_FUNCTIONS}
 _MOVE_MODULES = {q.rsplit(".", 1)[0] for q in names.MOVE_FUNCTIONS}
@@ -155,7 +155,7 @@ class Scan:
         (``project.supplied_to``): a gate that fails on the file alone asks, since an
         alias of ``os.rename`` or a temp constant may come from there."""
         if self._supplied is None:
-            from xdevlint.analysis.project import NONE_SUPPLIED, supplied_to
+            from xdevlint.analysis.supplied import NONE_SUPPLIED, supplied_to
 
             self._supplied = supplied_to(self.text, self.path, locations, self.project_index) if self.path else NONE_SUPPLIED
         return self._supplied

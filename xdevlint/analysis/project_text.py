@@ -1,0 +1,876 @@
+"""What module texts tell without parsing them: the project index's cheap filter.
+
+The cheap scan's gates ask less than the analysis (``supplied.Supplied``): whether the
+names a file uses from its project may be move or temp aliases or locations. They parse
+nothing a module's text rules out. Every file asks of move and temp functions, whose
+marks are rare (180 of the ecosystem corpus's 6,658 modules), so the names that may bind
+one are worked out forwards from the marks, once per module for all its names
+(``callee_names``); only files that move ask of locations, whose spellings are common,
+and ``may_bind`` follows each name asked back through the module-level text of the
+modules it may come from. A module is summarised (``project``) only when one of its names
+may be such a binding.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, KeysView, List, Optional, Pattern, Set, Tuple
+
+from xdevlint.analysis import names
+from xdevlint.analysis.locations import Locations, literal_fragment
+from xdevlint.analysis.project_files import absolute_module, number, stamp_of
+from xdevlint.model import Dependencies, Stamp
+
+if TYPE_CHECKING:  # the index's ``Project``: where modules are, and what it has read
+    from xdevlint.analysis.project import Project
+
+
+#: The library functions whose aliases the scan's gates look for.
+SCANNED_CALLEES = frozenset(names.MOVE_LIKE_FUNCTIONS | names.UNBOUND_MOVE_METHODS.keys() | names.TEMP_FACTORIES.keys())
+#: Their last components: a module can bind an alias of one only by spelling it.
+_CALLEE_WORDS = "|".join(sorted({re.escape(q.rsplit(".", 1)[1]) for q in SCANNED_CALLEES}, key=lambda w: (-len(w), w)))
+#: ``os.replace`` read, not called (``swap = os.replace``): the one expression that makes
+#: an alias of a library function (calls, operators and literals give none: ``_Evaluator``).
+#: ``from pkg.link import Link`` names a module, not an alias.
+_ALIAS_READ = re.compile(rf"\.\s*(?:{_CALLEE_WORDS})\b(?![ \t]*(?:[(.]|import\b))")
+_CALLEE_WORD = re.compile(rf"\b(?:{_CALLEE_WORDS})\b")
+#: What a function's text spells when ``exports`` may find it renaming or returning a temp
+#: (``Exported.scanned``): a call, an attribute or an import of a move or temp function's
+#: name (not the word in prose: "rename the key"; a ``NamedTemporaryFile``'s ``.name`` is
+#: a temp it may return), a rename by ``os``'s name (or an alias holding ``os``), a
+#: ``Path`` method's one-argument call (positional or ``target=``: ``.replace(tzinfo=tz)``
+#: is not one) or its unbound form (``Path.replace``, ``PosixPath.replace``; a ``path``
+#: variable's ``replace`` is a call of one argument or a string's). Broader spellings only
+#: cost time; ``str.replace(old, new)`` is what this keeps out.
+_HELPER_WORDS = "renames?|hardlink_to|mkstemp|mkdtemp|mktemp|NamedTemporaryFile"
+_HELPER_CALL = re.compile(
+    rf"\b(?:{_HELPER_WORDS})\s*\("
+    rf"|\.\s*(?:{_HELPER_WORDS})\b"
+    rf"|\bimport\b[^\n;]*\b(?:{_HELPER_WORDS})\b"
+    r"|os\w*\s*\.\s*(?:replace|link)\b"
+    r"|\.\s*replace\s*\((?!\s*(?!target\b)\w+\s*=(?!=))(?:[^,()]|\([^()]*\))*\)"
+    r"|Path\s*\.\s*replace\b"
+)
+#: Words one of which a helper's text holds (``_HELPER_CALL`` looks closer): a substring
+#: test is many times quicker than the regex, and most functions hold none.
+_HELPER_HINTS = ("rename", "replace", "link", "mkstemp", "mkdtemp", "mktemp", "NamedTemporaryFile")
+
+
+def _may_help(body: str) -> bool:
+    """Whether a top-level function's text may rename or make a temp (``_HELPER_CALL``),
+    its strings blanked: ``s.replace("(", "")`` is no call of one argument."""
+    return any(hint in body for hint in _HELPER_HINTS) and _HELPER_CALL.search(_STRING.sub("''", body)) is not None
+
+
+_TEMP_DIR_WORD = re.compile("|".join(sorted(re.escape(q.rsplit(".", 1)[1]) for q in names.TEMP_DIR_ATTRIBUTES)))
+
+
+def _known_by_module() -> Dict[str, FrozenSet[str]]:
+    """The last components of the names the index knows, by module: what a star import of it binds."""
+    found: Dict[str, Set[str]] = {}
+    for qualified in names.KNOWN_NAMES:
+        module, _, name = qualified.rpartition(".")
+        found.setdefault(module, set()).add(name)
+    return {module: frozenset(known) for module, known in found.items()}
+
+
+_KNOWN_BY_MODULE = _known_by_module()
+#: Import statements anywhere (``try: import x`` on one line too): what a text may import.
+#: (No leading ``\b``: it would cost the regex engine its fast scan for the first
+#: letters, and more matches only cost time.)
+_FROM_IMPORT = re.compile(
+    r"from[ \t]+(?P<module>\.*[\w.]*)[ \t]+import\b[ \t]*(?P<names>\([^)]*\)|(?:[^\n\\;]|\\.)*)", re.S
+)
+_IMPORT = re.compile(r"import[ \t]+(?P<names>(?:[^\n\\;]|\\.)*)")
+_NAME = re.compile(r"[\w.*]+(?:\s+as\s+\w+)?")
+WORD = re.compile(r"[^\W\d]\w*")  # identifiers
+#: The first name of each call's dotted callee (``helpers`` of ``helpers.publish(...)``).
+_CALLED = re.compile(r"([^\W\d]\w*)(?:\s*\.\s*[^\W\d]\w*)*\s*\(")
+READ = re.compile(r"\.\s*([^\W\d]\w*)")  # attributes read
+
+#: What an import brings: (module, the name imported from it or None for the module
+#: itself, the local name; ``*`` for a star import).
+Import = Tuple[str, Optional[str], str]
+
+
+#: One imported name as a text spells it: (``from`` module as written, None for a plain
+#: ``import``; the name or dotted module; the local name it binds, None for ``import a.b``).
+_Item = Tuple[Optional[str], str, Optional[str]]
+
+
+def _items(text: str) -> List[_Item]:
+    """Every name the import statements of ``text`` may import, from one pass of each regex."""
+    found: List[_Item] = []
+    for match in _FROM_IMPORT.finditer(text):
+        spec = match.group("module")
+        for item in _NAME.findall(match.group("names")):
+            parts = item.split()
+            found.append((spec, parts[0], parts[-1]))
+    for match in _IMPORT.finditer(text):
+        start = match.start()
+        before = text[text.rfind("\n", 0, start) + 1 : start].rstrip()
+        if before and before[-1] not in ";:":
+            continue  # the ``import`` of ``from x import y`` (its names are the from-import's), or prose
+        for item in _NAME.findall(match.group("names")):
+            parts = item.split()
+            found.append((None, parts[0], parts[-1] if len(parts) > 1 else None))
+    return found
+
+
+def imports_of(text: str, package: str, project: Project, items: Optional[List[_Item]] = None) -> List[Import]:
+    """What ``text`` (a module of ``package``) may import from project modules. A
+    module-level ``import a.b`` binds ``a``, whose attributes are names of ``a`` and of ``a.b``."""
+    found: List[Import] = []
+    for spec, name, local in _items(text) if items is None else items:
+        if spec is not None:
+            dots = len(spec) - len(spec.lstrip("."))
+            module = absolute_module(spec[dots:] or None, dots, package)
+            if module is None:
+                continue
+            if name == "*":
+                found.append((module, None, "*"))
+            elif _may_be_package(project, module) and project.is_module(f"{module}.{name}"):
+                found.append((f"{module}.{name}", None, local or name))
+            else:
+                found.append((module, name, local or name))
+        elif local is not None:
+            found.append((name, None, local))
+        else:
+            parts = name.split(".")
+            found.extend((".".join(parts[: i + 1]), None, parts[0]) for i in range(len(parts)))
+    return [entry for entry in found if project.is_module(entry[0])]
+
+
+def _may_be_package(project: Project, module: str) -> bool:
+    """Whether ``module`` may hold submodules: a package of the project, or no module of
+    it (a namespace package has no ``__init__.py``). A plain module holds none."""
+    found = project.find(module)
+    return found is None or found[1]
+
+
+
+
+def without_imports(text: str) -> str:
+    return _IMPORT.sub("", _FROM_IMPORT.sub("", text))
+
+
+def spelt_past_imports(text: str) -> FrozenSet[str]:
+    """The words ``text`` spells outside its import statements (``FileView.spelt``)."""
+    return frozenset(WORD.findall(without_imports(text)))
+
+
+
+class _Text:
+    """What the cheap filter learnt of one module's text (by path, valid for ``stamp``).
+
+    From one pass of the import regexes, when the text is first read: the project modules
+    it imports (``imports``: ``named`` by local name, (module, name); ``stars``;
+    ``modules``: local name -> the modules it binds, whose attributes ``reads`` finds) and
+    the local names its imports bind (``imported``; ``aliases``: of a scanned function,
+    ``temp_aliases``: of the temp directory, from a library; ``starred``: a library star
+    import's). The marks of a scanned function (``callee_names`` starts from them): those
+    aliases, a read of one (``alias_read``: ``swap = os.replace``), and the top-level
+    functions (their text, ``defs``, is kept apart) that name one (``helpers``: they may
+    rename, or return a temp). Whether the text is *marked* for locations (``marked``:
+    it spells one, by configuration), so that ``may_supply`` can rule out a whole import
+    closure none of whose modules is marked without a look at any name.
+
+    Only for a module that needs them, and only when first asked: where each statement
+    that may assign a name starts (``assigned``, ``starts``), and their text."""
+
+    __slots__ = (
+        "module", "stamp", "source", "defs", "helpers", "locations", "_starts", "statements", "imported", "aliases",
+        "temp_aliases", "starred", "named", "stars", "modules", "imports", "_reads", "seen", "bit", "_edges", "alias_read",
+        "_spans", "_called",
+    )
+
+    def __init__(self, module: str, path: str, stamp: Stamp, source: str, defs: Dict[str, str], package: str, project: Project) -> None:
+        self.module = module
+        self.stamp = stamp
+        #: What reading it is to ``Project.saw``: one object for every read, noted in O(1).
+        self.seen: Dependencies = frozenset({(path, stamp)})
+        self.bit = number(path, stamp)
+        self.source = source
+        self.defs = defs
+        self.helpers = frozenset(name for name, body in defs.items() if _may_help(body))
+        self.locations: Dict[Locations, bool] = {}
+        self.statements: Dict[str, List[str]] = {}
+        self._starts: Optional[Dict[str, List[int]]] = None
+        items = _items(source)
+        self.imported = frozenset(local or name.split(".", 1)[0] for spec, name, local in items if name != "*")
+        from_items = [(spec, name, local or name) for spec, name, local in items if spec is not None]
+        self.aliases = frozenset(local for _, name, local in from_items if _CALLEE_WORD.fullmatch(name))
+        self.temp_aliases = frozenset(local for _, name, local in from_items if _TEMP_DIR_WORD.fullmatch(name))
+        star_sources = {spec for spec, name, _ in from_items if name == "*"}
+        self.starred = frozenset(n for spec in star_sources for n in _KNOWN_BY_MODULE.get(spec, ()))
+        # Reads an alias (``os.replace`` not called), imports one by name, or star-imports a module that has one.
+        self.alias_read = _ALIAS_READ.search(source) is not None
+        named: Dict[str, List[Tuple[str, Optional[str]]]] = {}
+        stars: List[str] = []
+        self.modules: Dict[str, List[str]] = {}  # local name -> the project modules it binds
+        imports: Set[str] = set()
+        for imported, name, local in imports_of(source, package, project, items):
+            imports.add(imported)
+            if name is not None:
+                named.setdefault(local, []).append((imported, name))
+            elif local == "*":
+                stars.append(imported)
+            else:
+                self.modules.setdefault(local, []).append(imported)
+        self.named = named
+        self.stars = tuple(stars)
+        self.imports = frozenset(imports)
+        self._reads: Dict[str, List[Tuple[str, Optional[str]]]] = {}
+        self._edges: Dict[str, List[Tuple[str, Optional[str]]]] = {}
+        self._spans: Optional[List[Tuple[int, int, str]]] = None
+        self._called: Dict[str, FrozenSet[str]] = {}
+
+    def binding(self, pattern: Pattern[str]) -> Set[str]:
+        """The names bound by the module-level statements in which ``pattern`` matches
+        (each name a statement may assign: ``_ASSIGNED``)."""
+        found: Set[str] = set()
+        for match in pattern.finditer(self.source):
+            if self._spans is None:
+                self._spans = [
+                    (start, start + len(_statement(self.source, start)), name)
+                    for name, starts in self.starts.items()
+                    for start in starts
+                ]
+            at = match.start()
+            found.update(name for start, end, name in self._spans if start <= at < end)
+        return found
+
+    def called(self, name: str) -> FrozenSet[str]:
+        """The first name of each callee the top-level function ``name`` calls (``_CALLED``)."""
+        found = self._called.get(name)
+        if found is None:
+            found = self._called[name] = frozenset(_CALLED.findall(self.defs[name]))
+        return found
+
+    def marked(self, locations: Locations) -> bool:
+        """Whether the text may bind, by itself, one of ``locations``: false only if
+        ``query`` can find no hit here."""
+        spelled = self.locations.get(locations)
+        if spelled is None:
+            spelled = self.locations[locations] = _spells_location(self.source.lower(), locations) or any(
+                _spells_location(body.lower(), locations) for body in self.defs.values()
+            )
+        return spelled or bool(self.temp_aliases)
+
+    @property
+    def starts(self) -> Dict[str, List[int]]:
+        """Where each statement that may assign a name starts, by the name."""
+        if self._starts is None:
+            self._starts = {}
+            for match in _ASSIGNED.finditer(self.source):
+                self._starts.setdefault(match.group(1), []).append(match.start())
+        return self._starts
+
+    @property
+    def assigned(self) -> KeysView[str]:
+        """The names the text may assign."""
+        return self.starts.keys()
+
+    def reads(self, local: str) -> List[Tuple[str, Optional[str]]]:
+        """(module, attribute) for each attribute read off the project module(s) ``local`` binds."""
+        found = self._reads.get(local)
+        if found is None:
+            found = self._reads[local] = [
+                (module, attribute)
+                for module in self.modules.get(local, ())
+                for attribute in sorted(attributes_read(self.source, module, local))
+            ]
+        return found
+
+    def statements_of(self, name: str) -> List[str]:
+        """The text of each statement that may assign ``name``."""
+        if name not in self.assigned:
+            return []
+        found = self.statements.get(name)
+        if found is None:
+            found = self.statements[name] = [_statement(self.source, start) for start in self.starts[name]]
+        return found
+
+    def query(self, name: Optional[str], locations: Locations) -> Tuple[bool, List[Tuple[str, Optional[str]]]]:
+        """Whether ``name`` (None: any name) may be bound here to one of ``locations``,
+        and if not, the (module, name) pairs its binding may come from (``edges``).
+
+        An assigned name's value is spelt in its statement: it may be a location there, or
+        come from the names the statement spells (imported, assigned in this module, or
+        from a star import). A function's may come from its text: a location, or the names
+        it calls (a helper). An imported name comes from its import (``from tempfile
+        import gettempdir as tmp`` is one); any other (a ``class``, or none) only from a
+        star import."""
+        if name is None:
+            named = [edge for pairs in self.named.values() for edge in pairs]
+            reads = [edge for local in self.modules for edge in self.reads(local)]
+            stars: List[Tuple[str, Optional[str]]] = [(star, None) for star in self.stars]
+            return self.marked(locations), [*named, *stars, *reads]
+        hit = name in self.temp_aliases
+        body = self.defs.get(name)
+        texts = self.statements_of(name) if body is None else [*self.statements_of(name), body]
+        for statement in texts:
+            if hit:
+                break
+            hit = _spells_location(statement.lower(), locations)
+        return (True, []) if hit else (False, self.edges(name))
+
+    def edges(self, name: str) -> List[Tuple[str, Optional[str]]]:
+        """The (module, name) pairs the binding of ``name`` may come from (``query``),
+        whatever is asked of it: worked out once."""
+        edges = self._edges.get(name)
+        if edges is not None:
+            return edges
+        edges = [(star, name) for star in self.stars]
+        if name in self.imported:
+            edges.extend(self.named.get(name, ()))
+        texts = [(statement, WORD) for statement in self.statements_of(name)]
+        body = self.defs.get(name)
+        if body is not None:
+            texts.append((body, _CALLED))  # a function supplies what it calls, not every name it spells
+        for statement, spelled in texts:
+            for word in set(spelled.findall(statement)):
+                if word != name:
+                    edges.append((self.module, word))
+                    edges.extend((star, word) for star in self.stars)
+                if word in self.modules:
+                    edges.extend(self.reads(word))
+        self._edges[name] = edges
+        return edges
+
+
+def _statement(source: str, start: int) -> str:
+    """The text of the statement that starts at ``start``: to the end of its line, and on
+    while a bracket is open (outside one-line string literals) or a line ends in ``\\``."""
+    depth = 0
+    position = start
+    for _ in range(200):  # a guard: longer statements are cut, and keep less
+        end = source.find("\n", position)
+        if end == -1:
+            return source[start:]
+        line = _STRING.sub("", source[position:end])
+        depth += sum(line.count(c) for c in "([{") - sum(line.count(c) for c in ")]}")
+        position = end + 1
+        if depth <= 0 and not line.rstrip().endswith("\\"):
+            break
+    return source[start:position]
+
+
+_STRING = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
+
+
+#: A name an assignment may bind (keyword arguments and walrus targets match too: more
+#: matches only cost time). ``(X) = 1`` binds ``X`` as well. A match starts only where a
+#: word does, and takes the word whole (``(?=(...))\1``: a lookahead does not backtrack,
+#: Python 3.9's stand-in for a possessive quantifier): tried at every character and
+#: backtracking through every word, it cost a module's text quadratic time in its words.
+_ASSIGNED = re.compile(r"(?<!\w)(?=([^\W\d]\w*))\1\)*(?:[ \t]|\\\r?\n)*(?::[^=\n]*)?=(?!=)")
+
+
+def attributes_read(source: str, module: str, local: str) -> Set[str]:
+    """The attributes ``source`` reads off the module ``module`` it binds to ``local``
+    (``import a.b`` binds ``a``, read as ``a.b.Y``)."""
+    chain = r"\s*\.\s*".join([re.escape(local), *map(re.escape, path_below(module, local))])
+    return {m.group(1) for m in re.finditer(rf"{chain}\s*\.\s*(\w+)", source) if not word_at(source, m.start() - 1)}
+
+
+def path_below(module: str, local: str) -> List[str]:
+    """The components between ``local`` and an attribute of ``module`` it reads: ``b`` of
+    ``a.b.Y`` (``import a.b`` binds ``a``); none for ``import a.b as m``, ``from a import b``."""
+    parts = module.split(".")
+    return parts[1:] if local == parts[0] and len(parts) > 1 else []
+
+
+def word_at(text: str, index: int) -> bool:
+    """Whether ``text[index]`` is a character of a word (False outside the text)."""
+    return 0 <= index < len(text) and (text[index].isalnum() or text[index] == "_")
+
+
+_TEXTS: Dict[str, _Text] = {}
+#: What ``may_bind`` answered, by (search roots, (module, name), kind): the answer, its
+#: generation, and the module texts (path, stamp) it rests on (a result cache records them).
+_MAY: Dict[Tuple[Tuple[str, ...], Tuple[str, Optional[str]], Locations], Tuple[bool, int, Dependencies]] = {}
+
+
+def _text(project: Project, module: str) -> Optional[Tuple[str, Stamp, _Text]]:
+    """The filter's facts of project module ``module``'s text, read once per stamp."""
+    found = project.find(module)
+    if found is None:
+        return None
+    path = found[0]
+    stamp = project.stamp(path)
+    if stamp is None:
+        return None
+    known = _TEXTS.get(path)
+    if known is not None and known.stamp != stamp:
+        _GENERATION[0] += 1  # a changed module: what was answered from its old text is void
+        known = None
+    if known is None:
+        texts = _module_text(path)
+        if texts is None:
+            return None
+        package = module if found[1] else module.rpartition(".")[0]
+        known = _TEXTS[path] = _Text(module, path, stamp, texts[0], texts[1], package, project)
+    project.saw(known.seen)
+    return path, stamp, known
+
+
+def names_of(project: Project, module: str) -> FrozenSet[str]:
+    """Every name project module ``module`` may bind, as far as texts tell: those it may
+    assign or import, those of the modules it star-imports, and those a star import of a
+    library module brings that the index knows (``from os import *`` binds ``rename``)."""
+    key = (project.roots, module)
+    known = _NAMES.get(key)
+    if known is not None and known[0] == _GENERATION[0]:
+        project.saw(known[2])
+        return known[1]
+    generation = _GENERATION[0]
+    project.start_reading()
+    found: Set[str] = set()
+    pending = [module]
+    seen: Set[str] = set()
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        facts = _text(project, current)
+        if facts is None:
+            continue
+        found |= facts[2].assigned | facts[2].imported | facts[2].starred | facts[2].defs.keys()
+        pending.extend(facts[2].stars)
+    names_found = frozenset(found)
+    texts = project.stop_reading()
+    if generation == _GENERATION[0]:
+        _NAMES[key] = (generation, names_found, texts)
+    return names_found
+
+
+#: ``names_of``'s answers, by (search roots, module), with their generation and the texts read.
+_NAMES: Dict[Tuple[Tuple[str, ...], str], Tuple[int, FrozenSet[str], Dependencies]] = {}
+
+
+def may_supply(project: Project, module: str) -> bool:
+    """Whether any module of project module ``module``'s import closure (as texts spell
+    it) is marked for the project's locations (``_Text.marked``). If none is, no name of
+    ``module`` may be a location: ``may_bind`` follows imports only, and finds a hit only
+    in a marked text. One walk answers for every module it reaches when the answer is
+    no (each one's closure is within the start's), and for the path to the mark when yes.
+    Each answer keeps the module texts it rests on, which a memo hit notes as read."""
+    kind = project.locations
+    generation = _GENERATION[0]
+    memo = _SUPPLY.get((project.roots, module, kind))
+    if memo is not None and memo[1] == generation:  # asked before: by far the most common case
+        project.saw(memo[2])
+        return memo[0]
+    parents: Dict[str, Optional[str]] = {module: None}
+    stack = [module]
+    visited: List[str] = []
+    project.start_reading()
+    while stack:
+        current = stack.pop()
+        memo = _SUPPLY.get((project.roots, current, kind))
+        if memo is not None and memo[1] == generation:
+            project.saw(memo[2])
+            if not memo[0]:
+                continue
+        else:
+            facts = _text(project, current)
+            if facts is None:
+                continue
+            visited.append(current)
+            if not facts[2].marked(kind):
+                for imported in facts[2].imports:
+                    if imported not in parents:
+                        parents[imported] = current
+                        stack.append(imported)
+                continue
+        texts = project.stop_reading()
+        step: Optional[str] = current
+        while step is not None and generation == _GENERATION[0]:
+            _SUPPLY[(project.roots, step, kind)] = (True, generation, texts)
+            step = parents[step]
+        return True
+    texts = project.stop_reading()
+    if generation == _GENERATION[0]:  # no text changed meanwhile
+        for current in visited:
+            _SUPPLY[(project.roots, current, kind)] = (False, generation, texts)
+    return False
+
+
+#: What ``may_supply`` answered, by (search roots, module, kind): the answer, its
+#: generation and the module texts (path, stamp) it rests on.
+_SUPPLY: Dict[Tuple[Tuple[str, ...], str, Locations], Tuple[bool, int, Dependencies]] = {}
+
+
+def may_bind(project: Project, module: str, name: Optional[str]) -> bool:
+    """Whether project module ``module``'s ``name`` (None: any of its names) may be a
+    location, as far as module texts tell (``_Text.query``): a module whose text spells
+    such a binding and binds the name, or one whose binding of the name may come from a
+    module that may. Sound: a location the index resolves is spelt so (``_spells_location``).
+    (Scanned functions are found forwards instead, ``callee_names``: their marks are rare,
+    and every file asks of them.)"""
+    kind = project.locations
+    generation = _GENERATION[0]
+    start = (module, name)
+    memo = _MAY.get((project.roots, start, kind))
+    if memo is not None and memo[1] == generation:  # asked before: by far the most common case
+        project.saw(memo[2])
+        return memo[0]
+    if not may_supply(project, module):
+        return False
+    parents: Dict[Tuple[str, Optional[str]], Optional[Tuple[str, Optional[str]]]] = {start: None}
+    stack = [start]
+    visited: List[Tuple[str, Optional[str]]] = []
+    bound: Dict[str, FrozenSet[str]] = {}  # ``names_of`` each module the edges lead to
+    project.start_reading()  # what this search reads, kept with its answers
+    while stack:
+        pair = stack.pop()
+        memo = _MAY.get((project.roots, pair, kind))
+        if memo is not None and memo[1] == generation:
+            project.saw(memo[2])
+            if memo[0]:
+                return _found(project, kind, pair, parents)
+            continue
+        facts = _text(project, pair[0])
+        if facts is None:
+            continue
+        visited.append(pair)
+        hit, edges = facts[2].query(pair[1], kind)
+        if hit:
+            return _found(project, kind, pair, parents)
+        for edge in edges:
+            if edge in parents:
+                continue
+            if edge[1] is not None:
+                spelled = bound.get(edge[0])
+                if spelled is None:  # once a search: its texts are noted as read the first time
+                    spelled = bound[edge[0]] = names_of(project, edge[0])
+                if edge[1] not in spelled:
+                    continue
+            parents[edge] = pair
+            stack.append(edge)
+    texts = project.stop_reading()
+    if generation == _GENERATION[0]:  # no text changed meanwhile
+        for pair in visited:  # all that was looked at: none of it may bind
+            _MAY[(project.roots, pair, kind)] = (False, generation, texts)
+    return False
+
+
+# -- which names may bind a scanned function: worked out forwards, once per module -------
+
+def callee_names(project: Project, module: str) -> FrozenSet[str]:
+    """The names project module ``module`` may bind to a scanned function (an alias of
+    one, a function that may call one or return a temp), as far as module texts tell:
+    the same question ``may_bind`` asks of one name for locations, answered for every
+    name of a module at once.
+
+    Forwards, from the marks: a module's names are worked out from the marks of its own
+    text (``_Text.helpers``, ``aliases``, ``starred``, an alias read) and the names its
+    imports bring that are already known to be such, spelt in its statements and
+    functions (``_taint``). Modules are taken strongest component of imports first
+    (Tarjan's order), a cycle's members until none changes. Real projects mark few
+    modules, and a module with no mark and no such import is done with no look at its
+    text past its imports: that is what makes asking every file's every import cheap."""
+    generation = _GENERATION[0]
+    key = (project.roots, module)
+    memo = _CALLEE_NAMES.get(key)
+    if memo is None or memo[0] != generation:
+        _work_out_callee_names(project, module, generation)
+        memo = _CALLEE_NAMES.get(key)
+        if memo is None or memo[0] != generation:  # a text changed meanwhile, or it cannot be read
+            return frozenset()
+    project.saw_closure(memo[2])
+    return memo[1]
+
+
+#: ``callee_names``' answers, by (search roots, module): the generation, the names, and
+#: the module texts they rest on (the module's import closure) as bits (``_numbered``).
+_CALLEE_NAMES: Dict[Tuple[Tuple[str, ...], str], Tuple[int, FrozenSet[str], int]] = {}
+
+
+
+def _work_out_callee_names(project: Project, start: str, generation: int) -> None:
+    """``callee_names`` for ``start`` and every module of its import closure not yet
+    known: Tarjan's strongly connected components, without recursion (import chains run
+    deep), each component done when it closes (its imports are done by then)."""
+    roots = project.roots
+    index: Dict[str, int] = {}
+    low: Dict[str, int] = {}
+    stack: List[str] = []
+    on_stack: Set[str] = set()
+    facts: Dict[str, _Text] = {}
+    work: List[Tuple[str, Iterator[str]]] = []
+
+    def known(module: str) -> bool:
+        memo = _CALLEE_NAMES.get((roots, module))
+        return memo is not None and memo[0] == generation
+
+    def enter(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        read = _text(project, module)
+        if read is not None:
+            facts[module] = read[2]
+        imports = facts[module].imports if module in facts else frozenset()
+        work.append((module, iter(sorted(imports))))
+
+    if known(start):
+        return
+    enter(start)
+    while work:
+        module, pending = work[-1]
+        for imported in pending:
+            if imported in index:
+                if imported in on_stack:
+                    low[module] = min(low[module], index[imported])
+            elif not known(imported):
+                enter(imported)
+                break
+        else:
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[module])
+            if low[module] == index[module]:
+                component: List[str] = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == module:
+                        break
+                _close(project, component, facts, generation)
+
+
+def _close(project: Project, component: List[str], facts: Dict[str, _Text], generation: int) -> None:
+    """Work out the callee names of one strongly connected component of modules, whose
+    imports outside it are known: each member once, and again whenever a member it imports
+    gains names (they only grow), then remember them with the texts they rest on."""
+    roots = project.roots
+    found: Dict[str, FrozenSet[str]] = {member: frozenset() for member in component}
+    members = set(component)
+
+    def names_of(module: str) -> FrozenSet[str]:
+        if module in members:
+            return found[module]
+        memo = _CALLEE_NAMES.get((roots, module))
+        return memo[1] if memo is not None else frozenset()
+
+    importers: Dict[str, List[str]] = {}  # the members each member is imported by
+    for member in component:
+        if member in facts:
+            for imported in facts[member].imports & members:
+                importers.setdefault(imported, []).append(member)
+    pending = list(component)
+    queued = set(component)
+    while pending:  # each member once, then again only when one it imports has grown
+        member = pending.pop()
+        queued.discard(member)
+        if member not in facts:
+            continue
+        now = _taint(facts[member], names_of)
+        if now != found[member]:
+            found[member] = now
+            for importer in importers.get(member, ()):
+                if importer not in queued:
+                    queued.add(importer)
+                    pending.append(importer)
+    if generation != _GENERATION[0]:
+        return  # a text changed meanwhile: nothing is remembered
+    outside = {module for member in component if member in facts for module in facts[member].imports} - members
+    deps = 0
+    for member in component:
+        if member in facts:
+            deps |= facts[member].bit
+    for module in outside:
+        memo = _CALLEE_NAMES.get((roots, module))
+        if memo is not None:
+            deps |= memo[2]
+    for member in component:
+        _CALLEE_NAMES[(roots, member)] = (generation, found[member], deps)
+
+
+def _taint(text: _Text, names_of: Callable[[str], FrozenSet[str]]) -> FrozenSet[str]:
+    """The names one module's text may bind to a scanned function, given what each module
+    it imports may (``names_of``): those its own marks bind, those its imports bring, and,
+    to a fixed point, the module-level statements that spell one of those (all of their
+    names: ``_ASSIGNED``) and the functions that call one, or read one off an imported
+    module (``_CALLED``, ``attributes_read``: as ``_Text.edges`` follows them)."""
+    tainted: Set[str] = set(text.aliases) | set(text.starred) | set(text.helpers)
+    for module in text.stars:
+        tainted |= names_of(module)
+    for local, pairs in text.named.items():
+        if any(name in names_of(module) for module, name in pairs):
+            tainted.add(local)
+    chains = [
+        (local, module, bound)
+        for local, modules in text.modules.items()
+        for module in modules
+        for bound in [names_of(module)]
+        if bound
+    ]
+    if not tainted and not chains and not text.alias_read:
+        return frozenset()
+    if text.alias_read:  # ``swap = os.replace``
+        tainted |= text.binding(_ALIAS_READ)
+    tainted |= _chained(text, chains)
+    while tainted:
+        words = "|".join(map(re.escape, sorted(tainted)))
+        hint = re.compile(words)  # a function that calls one spells it: most spell none (a quicker test than ``called``)
+        grown = {
+            name for name, body in text.defs.items()
+            if name not in tainted and hint.search(body) is not None and not text.called(name).isdisjoint(tainted)
+        }
+        grown |= text.binding(re.compile(rf"(?<![\w.])(?:{words})\b")) - tainted
+        if not grown:
+            break
+        tainted |= grown
+    return frozenset(tainted)
+
+
+def _chained(text: _Text, chains: List[Tuple[str, str, FrozenSet[str]]]) -> Set[str]:
+    """The names whose binding reads one of ``chains``' names off a module the text
+    imports (``local.NAME``, ``a.b.NAME`` for ``import a.b``): a function anywhere in its
+    body, a module-level name in its statement."""
+    if not chains:
+        return set()
+    patterns = []
+    for local, module, bound in chains:
+        parts = module.split(".")
+        path = parts[1:] if local == parts[0] and len(parts) > 1 else []
+        prefix = r"\s*\.\s*".join([re.escape(local), *map(re.escape, path)])
+        patterns.append(rf"(?<![\w.]){prefix}\s*\.\s*(?:{'|'.join(map(re.escape, sorted(bound)))})\b")
+    pattern = re.compile("|".join(patterns))
+    found = {name for name, body in text.defs.items() if pattern.search(body)}
+    found |= text.binding(pattern)
+    return found
+
+
+def _found(
+    project: Project,
+    kind: Locations,
+    pair: Optional[Tuple[str, Optional[str]]],
+    parents: Dict[Tuple[str, Optional[str]], Optional[Tuple[str, Optional[str]]]],
+) -> bool:
+    """True, remembered for each pair on the way from the start to the one that may bind."""
+    texts = project.stop_reading()
+    while pair is not None:
+        _MAY[(project.roots, pair, kind)] = (True, _GENERATION[0], texts)
+        pair = parents[pair]
+    return True
+
+
+def sweep() -> None:
+    """Look for module texts changed since they were read, at most every ``_SWEEP_SECONDS``
+    and never more than ``_SWEEP_SHARE`` of the time (a sweep stats every module read:
+    thousands in a big run): a change starts a new generation of the filter's answers.
+    Within one run nothing changes; a long-running process (the server) sees an edited
+    module within the interval."""
+    now = time.monotonic()
+    if now < _SWEPT[0]:
+        return
+    if any(stamp_of(path) != known.stamp for path, known in list(_TEXTS.items())):
+        _GENERATION[0] += 1
+    took = time.monotonic() - now
+    _SWEPT[0] = now + max(_SWEEP_SECONDS, took / _SWEEP_SHARE)
+
+
+_SWEEP_SECONDS = 1.0
+_SWEEP_SHARE = 0.01
+_SWEPT = [0.0]  # when the next sweep is due
+#: Bumped whenever a module text is seen to have changed: ``_MAY``'s answers of an
+#: older generation are not used.
+_GENERATION = [0]
+
+
+def _module_text(path: str) -> Optional[Tuple[str, Dict[str, str]]]:
+    """The text of module ``path`` that can bind its module-level names: all of it but the
+    bodies of its top-level functions and classes (and their decorators); and the text of
+    each top-level function, by name (what it may do for callers, ``exports``). A body runs
+    from a line starting (at column 0) with ``def``, ``async def``, ``class`` or ``@`` to
+    the next line that starts at column 0 with anything but a closing bracket or a
+    comment; a line of a multi-line string at column 0 ends one early, which keeps more."""
+    try:
+        with open(path, "rb") as handle:
+            source = handle.read().decode("latin-1")
+    except OSError:
+        return None
+    source = "\n" + source  # every line starts after a newline: the regex's literal prefix
+    kept: List[str] = []
+    defs: Dict[str, str] = {}
+    start = 1
+    skipping = False
+    for match in _TOP_LINE.finditer(source):
+        line = match.start() + 1
+        if not skipping:
+            kept.append(source[start:line])
+        elif source.startswith(("def", "async"), start):
+            _add_def(defs, source[start:line])
+        start = line
+        skipping = match.group(1) is not None
+    if not skipping:
+        kept.append(source[start:])
+    elif source.startswith(("def", "async"), start):
+        _add_def(defs, source[start:])
+    return "".join(kept), defs
+
+
+def _add_def(defs: Dict[str, str], text: str) -> None:
+    named = _DEF_NAME.match(text)
+    if named is not None:
+        defs[named.group(1)] = defs.get(named.group(1), "") + text
+
+
+#: The newline before a line that starts a top-level statement; group 1: one that starts a
+#: function or class. (A newline, not ``^`` with ``re.M``: a literal first character lets
+#: the regex engine skip to candidates, three times faster over a module.)
+_TOP_LINE = re.compile(r"\n(?:((?:async[ \t]+)?def\b|class\b|@)|[^\s#)\]}])")
+_DEF_NAME = re.compile(r"(?:async[ \t]+)?def[ \t]+(\w+)")
+
+
+_LOCATION_TOKENS: Dict[Locations, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {}
+
+
+def _spells_location(lowered: str, locations: Locations) -> bool:
+    """Whether a module's lowered text may bind a location: it holds a name pattern's
+    literal run anywhere (``*cache*`` matches ``lru_cache``), or, as a whole word, an
+    environment variable, a configured call's last component, a path's last segment
+    (``tmp``: a literal is ``/tmp`` or below it) or a temp directory function's name."""
+    runs, words = _location_tokens(locations)
+    if any(run in lowered for run in runs):
+        return True
+    for word in words:
+        start = lowered.find(word)
+        while start != -1:
+            end = start + len(word)
+            before = word_at(word, 0) and word_at(lowered, start - 1)
+            after = word_at(word, len(word) - 1) and word_at(lowered, end)
+            if not before and not after:
+                return True
+            start = lowered.find(word, start + 1)
+    return False
+
+
+def _location_tokens(locations: Locations) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
+    tokens = _LOCATION_TOKENS.get(locations)
+    if tokens is None:
+        runs: Set[str] = set()
+        words = {q.rsplit(".", 1)[-1].lower() for q in names.TEMP_DIR_ATTRIBUTES | names.TEMP_DIR_CALLS}
+        for location in locations.locations:
+            runs.update(literal_fragment(p) for p in location.names)
+            words.update(v.lower() for v in location.env)
+            words.update(c.rsplit(".", 1)[-1].lower() for c in location.calls)
+            words.update(p.rstrip("/").rsplit("/", 1)[-1].lower() for p in location.paths)
+        if "" in words:
+            runs.add("")  # matches any text
+        tokens = _LOCATION_TOKENS[locations] = (tuple(sorted(runs)), tuple(sorted(words)))
+    return tokens
+
+
+def forget() -> None:
+    """Drop every text fact and answer this process remembers (for tests: a cold run)."""
+    for memo in (_TEXTS, _MAY, _NAMES, _SUPPLY, _CALLEE_NAMES):
+        memo.clear()
