@@ -287,14 +287,12 @@ def _collect(statements: Iterable[ast.stmt], summary: Summary, package: str) -> 
                 _collect(block, summary, package)
 
 
-
 def _literal_names(value: ast.expr) -> Optional[Tuple[str, ...]]:
     if isinstance(value, (ast.List, ast.Tuple)) and all(
         isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts
     ):
         return tuple(e.value for e in value.elts)  # type: ignore[attr-defined]
     return None
-
 
 
 class Project:
@@ -581,8 +579,6 @@ def forget() -> None:
         memo.clear()
     project_files.forget()
     project_text.forget()
-
-
 
 
 def _cached_summary(path: str, stamp: Stamp, module: str, is_package: bool) -> Optional[Summary]:

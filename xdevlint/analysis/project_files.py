@@ -35,7 +35,6 @@ def absolute_module(module: Optional[str], level: int, package: str) -> Optional
     return ".".join(base) or None
 
 
-
 def top_package(path: str) -> Tuple[str, str, bool]:
     """``(search root, dotted module name, is a package)`` of the file ``path``: the
     directory above its top package (walking up while ``__init__.py`` exists)."""
@@ -89,14 +88,12 @@ def installed(directory: str) -> bool:
     return any(part in _INSTALLED for part in directory.split(os.sep))
 
 
-
 def stamp_of(path: str) -> Optional[Stamp]:
     try:
         stat = os.stat(path)
     except OSError:
         return None
     return (stat.st_mtime_ns, stat.st_size)
-
 
 
 #: Every module text (path, stamp) the filter has read, numbered, so that a set of them
@@ -125,7 +122,6 @@ def numbered_texts(bits: int) -> FrozenSet[Tuple[str, Stamp]]:
         found.append(_NUMBERED[index])
         index = digits.find("1", index + 1)
     return frozenset(found)
-
 
 
 def forget() -> None:

@@ -149,8 +149,6 @@ def _may_be_package(project: Project, module: str) -> bool:
     return found is None or found[1]
 
 
-
-
 def without_imports(text: str) -> str:
     return _IMPORT.sub("", _FROM_IMPORT.sub("", text))
 
@@ -158,7 +156,6 @@ def without_imports(text: str) -> str:
 def spelt_past_imports(text: str) -> FrozenSet[str]:
     """The words ``text`` spells outside its import statements (``FileView.spelt``)."""
     return frozenset(WORD.findall(without_imports(text)))
-
 
 
 class _Text:
@@ -588,7 +585,6 @@ def callee_names(project: Project, module: str) -> FrozenSet[str]:
 #: ``callee_names``' answers, by (search roots, module): the generation, the names, and
 #: the module texts they rest on (the module's import closure) as bits (``_numbered``).
 _CALLEE_NAMES: Dict[Tuple[Tuple[str, ...], str], Tuple[int, FrozenSet[str], int]] = {}
-
 
 
 def _work_out_callee_names(project: Project, start: str, generation: int) -> None:

@@ -31,10 +31,11 @@ from xdevlint.analysis.project_text import (
 )
 from xdevlint.model import Dependencies
 
+
 class Supplied:
     """What the names a file imports from project modules may bring it, for the scan's
     gates: library functions (``callees``: a move alias, a temp factory), locations, and
-    the local ``names`` that bring them (a module's name, for ``paths.CACHE_ROOT``).
+    how the file spells what brings them (``spellings``: ``publish``, ``paths.CACHE_ROOT``).
 
     Each is worked out when first asked, and only from the names the file uses: those it
     imports by name, and, of a module it imports, the names of it that the file's text
@@ -162,8 +163,6 @@ class Supplied:
 NONE_SUPPLIED = Supplied()
 
 
-
-
 def supplied_to(text: str, path: str, locations: Locations, configured: bool = False) -> Supplied:
     """What the names ``text`` (the file ``path``) imports from project modules may be,
     as far as the scan cares (see ``Supplied``). Cheap first: a project module is
@@ -176,5 +175,3 @@ def supplied_to(text: str, path: str, locations: Locations, configured: bool = F
         return NONE_SUPPLIED
     imports = imports_of(text, view.package, view.project)
     return Supplied(view, text, imports) if imports else NONE_SUPPLIED
-
-
