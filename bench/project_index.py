@@ -5,6 +5,9 @@ off (``XDEVLINT_PROJECT_INDEX=0``), alternating, and reports the child processes
 (user + system), the best of ``--repeat`` runs each, and the ratio. The corpora are the
 ecosystem check's: ``~/.cache/xdevlint-ecosystem/src`` and the stdlib copy beside it.
 
+A last row times a pre-commit call: one run over five files of transformers (``PRE_COMMIT``),
+which reads their import closure only.
+
     python bench/project_index.py [--repeat 2] [DIR ...]
 """
 
@@ -16,19 +19,23 @@ import resource
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Sequence
 
 CORPUS = Path("~/.cache/xdevlint-ecosystem").expanduser()
 SWITCH = "XDEVLINT_PROJECT_INDEX"
 
 
-def cpu_of_run(directory: Path, index: bool) -> float:
+#: A pre-commit call on five files of a large project (below transformers' package).
+PRE_COMMIT = ("modeling_utils.py", "trainer.py", "utils/hub.py", "models/bert/modeling_bert.py", "tokenization_utils_base.py")
+
+
+def cpu_of_run(paths: Sequence[Path], index: bool) -> float:
     """CPU seconds of one cold run (its own process, so the in-process memos start empty)."""
     environment = dict(os.environ)
     environment[SWITCH] = "1" if index else "0"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run(
-        [sys.executable, "-m", "xdevlint", "--jobs", "1", "--no-cache", "--quiet", str(directory)],
+        [sys.executable, "-m", "xdevlint", "--jobs", "1", "--no-cache", "--quiet", *map(str, paths)],
         env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
     )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -40,16 +47,20 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("directories", nargs="*", type=Path)
     options = parser.parse_args(argv)
-    directories = options.directories or [CORPUS / "src", *sorted(CORPUS.glob("stdlib-*"))]
+    runs: Dict[str, List[Path]] = {str(d): [d] for d in options.directories}
+    if not runs:
+        runs = {str(d): [d] for d in [CORPUS / "src", *sorted(CORPUS.glob("stdlib-*"))]}
+        for package in sorted(CORPUS.glob("src/transformers-*/transformers"))[:1]:
+            runs["pre-commit: 5 files of transformers"] = [package / name for name in PRE_COMMIT]
     print(f"{'corpus':40} {'off (s)':>9} {'on (s)':>9} {'added':>8}")
-    for directory in directories:
+    for label, paths in runs.items():
         best: Dict[bool, float] = {}
         for _ in range(options.repeat):
             for index in (False, True):
-                seconds = cpu_of_run(directory, index)
+                seconds = cpu_of_run(paths, index)
                 best[index] = min(best.get(index, seconds), seconds)
         added = best[True] / best[False] - 1 if best[False] else 0.0
-        print(f"{str(directory):40} {best[False]:9.2f} {best[True]:9.2f} {added:+8.1%}")
+        print(f"{label:40} {best[False]:9.2f} {best[True]:9.2f} {added:+8.1%}")
     return 0
 
 
