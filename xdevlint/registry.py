@@ -81,7 +81,7 @@ def _may_swallow(scan: Scan, locations: Locations) -> bool:
     imported from the project, used where ``has_guarded_move_call`` looks for a move."""
     if scan.has_guarded_move_call():
         return True
-    return ("except" in scan.text or "with" in scan.text) and scan.has_guarded_use(scan.supplied(locations).spellings_of(_MOVE_LIKE))
+    return scan.may_guard() and scan.has_guarded_use(scan.supplied(locations).spellings_of(_MOVE_LIKE))
 
 
 @dataclass(frozen=True)

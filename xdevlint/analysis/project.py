@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Collection, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, Union
 
 from xdevlint.analysis import names, project_files, project_text
+from xdevlint.analysis.dotted import dotted
 from xdevlint.analysis.exports import Context, Exported, summarise
 from xdevlint.analysis.locations import TEMP, Locations
 from xdevlint.analysis.project_files import STDLIB, absolute_module, installed, numbered_texts, project_root, stamp_of, top_package
@@ -610,16 +611,13 @@ class _Evaluator:
 
     def qualified(self, node: ast.expr) -> Optional[str]:
         """The absolute name a dotted expression (``os.path.join``, ``_swap``) names."""
-        parts: List[str] = []
-        while isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-            node = node.value
-        if not isinstance(node, ast.Name):
+        parts = dotted(node)
+        if parts is None:
             return None
-        bound = self.summary.bindings.get(node.id)
+        bound = self.summary.bindings.get(parts[0])
         if not bound or len(bound) != 1 or not isinstance(bound[0][1], str):
             return None
-        return ".".join([bound[0][1], *reversed(parts)])
+        return ".".join([bound[0][1], *parts[1:]])
 
     def qualified_anywhere(self, node: ast.expr) -> Optional[str]:
         """``qualified``, and for a name the module binds with ``def``, its own absolute name."""

@@ -16,6 +16,7 @@ import warnings
 from typing import TYPE_CHECKING, Callable, Collection, Dict, FrozenSet, Iterable, Iterator, List, Match, Optional, Pattern, Set, Tuple, cast
 
 from xdevlint.analysis import names
+from xdevlint.analysis.dotted import dotted
 from xdevlint.analysis.locations import TEMP, Locations
 from xdevlint.model import Dependencies
 from xdevlint.stages.scan_lifetime import FACTORY_NAMES, ModuleIndex, temp_may_leak, temp_may_stay
@@ -98,14 +99,14 @@ class Scan:
         """
         answer = self._answers.get("guarded-move")
         if answer is None:
-            answer = self._may_guard() and _text_may_guard_move(self.text) and _has_guarded_move_call(self.index, self._withs())
+            answer = self.may_guard() and _text_may_guard_move(self.text) and _has_guarded_move_call(self.index, self._withs())
             self._answers["guarded-move"] = answer
         return answer
 
     def has_guarded_use(self, spellings: Collection[str]) -> bool:
         """Whether a body that ``has_guarded_move_call`` looks in may use one of
         ``spellings`` (``Supplied.spellings``): a helper imported from the project that moves."""
-        if not spellings or not self._may_guard():
+        if not spellings or not self.may_guard():
             return False
         if self.index is None:
             return True
@@ -113,8 +114,13 @@ class Scan:
         inside = (n for body in _guarded_bodies(self.index, self._withs()) for statement in body for n in ast.walk(statement))
         return any(_spelling(node) in spelt for node in inside)
 
-    def _may_guard(self) -> bool:
-        return "except" in self.text and _TRY.search(self.text) is not None or self._withs()
+    def may_guard(self) -> bool:
+        """Whether the text may hold a ``try`` with a handler, or a ``with`` that may
+        swallow an error (``suppress``, a ``contextmanager``): where a move's error may be lost."""
+        answer = self._answers.get("may-guard")
+        if answer is None:
+            answer = self._answers["may-guard"] = "except" in self.text and _TRY.search(self.text) is not None or self._withs()
+        return answer
 
     def _withs(self) -> bool:
         return "suppress" in self.text or "contextmanager" in self.text
@@ -596,14 +602,8 @@ def _guarded_bodies(index: ModuleIndex, withs: bool) -> List[List[ast.stmt]]:
 
 def _spelling(node: ast.AST) -> Optional[str]:
     """A name, or a dotted chain of attributes off one (``a.b.c``), as the text spells it."""
-    parts: List[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
+    parts = dotted(node)
+    return ".".join(parts) if parts is not None else None
 
 
 def _aliased(index: ModuleIndex, spellings: Collection[str]) -> Set[str]:
