@@ -131,8 +131,9 @@ def test_a_summary_is_the_one_a_parse_of_all_the_module_gives(text: str, tmp_pat
         return {k: [(line, ast.dump(v, include_attributes=True) if isinstance(v, ast.AST) else v) for line, v in vs] for k, vs in bindings.items()}
 
     assert dumped(summary.bindings) == dumped(whole.bindings)
-    assert summary.functions.keys() == whole.functions.keys()
-    for name, node in whole.functions.items():
+    assert summary.functions == whole.functions
+    for name, line in whole.functions.items():
+        node = whole.parsed[line]
         assert ast.dump(summary.function(name), include_attributes=True) == ast.dump(node, include_attributes=True)  # type: ignore[arg-type]
 
 

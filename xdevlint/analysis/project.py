@@ -115,27 +115,30 @@ class Summary:
     bindings: Dict[str, List[_Binding]]
     stars: List[str]
     exported: Optional[Tuple[str, ...]]  # ``__all__``, when a literal list or tuple
-    #: Top-level functions, summarised for other modules when first asked (``exports``).
-    functions: Dict[str, ast.FunctionDef] = field(default_factory=dict)
-    #: The text of each top-level function, decorators included, and the line it starts
-    #: on, by its ``def``'s line: its node in ``functions`` is a stub, and ``function``
-    #: parses the text each time it is asked (once a run: what it gives is remembered as
-    #: its summary). A parsed body kept would be objects for the garbage collector to walk
-    #: to the end of the run, thousands of them for a big project.
+    #: Top-level functions, summarised for other modules when first asked (``exports``):
+    #: the line of the last ``def`` of each name.
+    functions: Dict[str, int] = field(default_factory=dict)
+    #: The nodes of those functions, when the whole module was parsed, by line.
+    parsed: Dict[int, ast.FunctionDef] = field(default_factory=dict)
+    #: Otherwise the text of each, decorators included, and the line it starts on, by its
+    #: ``def``'s line: ``function`` parses the text each time it is asked (once a run: what
+    #: it gives is remembered as its summary). A parsed body, or even a stub's node, kept
+    #: would be objects for the garbage collector to walk to the end of the run, tens of
+    #: thousands of them for a big project.
     unparsed: Dict[int, Tuple[int, bytes]] = field(default_factory=dict)
     source: bytes = b""  # the module's text, for a function whose text alone does not parse (``_whole``)
 
     def function(self, name: str) -> Optional[ast.FunctionDef]:
         """The last top-level ``def`` of ``name`` in the module; None when its text does
         not parse (it does nothing for callers, then)."""
-        node = self.functions.get(name)
-        if node is None or node.lineno not in self.unparsed:
-            return node
-        first, text = self.unparsed[node.lineno]
+        line = self.functions.get(name)
+        if line is None or line not in self.unparsed:
+            return self.parsed.get(line) if line is not None else None
+        first, text = self.unparsed[line]
         parsed = _parse(b"\n" * (first - 1) + text)
         found = parsed.body[0] if parsed is not None and len(parsed.body) == 1 else None
-        if not isinstance(found, ast.FunctionDef) or found.name != name or found.lineno != node.lineno:
-            found = _whole(self.source, name, node.lineno)  # its text alone does not parse (an encoding)
+        if not isinstance(found, ast.FunctionDef) or found.name != name or found.lineno != line:
+            found = _whole(self.source, name, line)  # its text alone does not parse (an encoding)
         return found
 
 
@@ -181,10 +184,19 @@ def _summarise(path: str, module: str, is_package: bool) -> Optional[Summary]:
     package = module if is_package else module.rpartition(".")[0]
     summary = Summary(path, module, {}, [], None)
     _collect(tree.body, summary, package)
+    stubs = set(summary.functions.values())  # the last ``def`` of each name
     if blanked is not None:
-        stubs = {node.lineno for node in summary.functions.values()}  # the last ``def`` of each name
         summary.unparsed = {line: text for line, text in blanked[1].items() if line in stubs}
-        summary.source = data if summary.unparsed else b""
+    else:  # the whole module parsed: each top-level function's lines are its text
+        lines = data.splitlines(keepends=True)
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.lineno in stubs and node.end_lineno is not None:
+                first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                summary.unparsed[node.lineno] = (first, b"".join(lines[first - 1 : node.end_lineno]))
+    summary.source = data if summary.unparsed else b""
+    # A node whose text is kept is no use: ``function`` parses the text. (A ``def`` under
+    # an ``if`` at module level was not cut out: its node is whole.)
+    summary.parsed = {line: node for line, node in summary.parsed.items() if line not in summary.unparsed}
     return summary
 
 
@@ -247,17 +259,27 @@ _TOP_LINE_BYTES = re.compile(rb"\n(?:((?:async[ \t]+)?def\b|class\b|@)|[^\s#)\]}
 _HEADER = re.compile(rb"(?:(?:async[ \t]+)?def|class)[ \t]+\w+(?=[ \t]*[(:])")
 
 
+#: The expressions ``_Evaluator.ev`` reads; any other value is nothing to it.
+_EVALUATED = (ast.Constant, ast.Name, ast.Attribute, ast.Call, ast.BinOp, ast.JoinedStr, ast.BoolOp, ast.IfExp, ast.Subscript)
+#: What a summary keeps of a value of another kind: a large literal table (a package's
+#: ``_import_structure``, a dict of constants) would be objects for the garbage collector
+#: to walk to the end of the run, and ``ev`` gives a ``None`` constant what it gives them.
+_OPAQUE = ast.Constant(value=None)
+
+
 def _collect(statements: Iterable[ast.stmt], summary: Summary, package: str) -> None:
     bindings = summary.bindings
     for node in statements:
         if isinstance(node, ast.Assign):
+            value = node.value if isinstance(node.value, _EVALUATED) else _OPAQUE
             for target in node.targets:
                 if isinstance(target, ast.Name):
-                    bindings.setdefault(target.id, []).append((node.lineno, node.value))
+                    bindings.setdefault(target.id, []).append((node.lineno, value))
                     if target.id == "__all__":
                         summary.exported = _literal_names(node.value)
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
-            bindings.setdefault(node.target.id, []).append((node.lineno, node.value))
+            value = node.value if isinstance(node.value, _EVALUATED) else _OPAQUE
+            bindings.setdefault(node.target.id, []).append((node.lineno, value))
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
@@ -277,7 +299,8 @@ def _collect(statements: Iterable[ast.stmt], summary: Summary, package: str) -> 
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bindings.setdefault(node.name, []).append((node.lineno, None))
             if isinstance(node, ast.FunctionDef):
-                summary.functions[node.name] = node
+                summary.functions[node.name] = node.lineno
+                summary.parsed[node.lineno] = node
         elif isinstance(node, ast.If):
             _collect(node.body, summary, package)
             _collect(node.orelse, summary, package)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import time
-from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, KeysView, List, Optional, Pattern, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, Iterator, KeysView, List, Optional, Pattern, Set, Tuple
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import Locations, literal_fragment
@@ -190,22 +190,22 @@ class _Text:
         self.bit = number(path, stamp)
         self.source = source
         self.defs = defs
-        self.helpers = frozenset(name for name, body in defs.items() if _may_help(body))
+        self.helpers = _frozen(name for name, body in defs.items() if _may_help(body))
         self.locations: Dict[Locations, bool] = {}
         self.statements: Dict[str, List[str]] = {}
-        self._starts: Optional[Dict[str, List[int]]] = None
+        self._starts: Optional[Dict[str, Tuple[int, ...]]] = None
         items = _items(source)
-        self.imported = frozenset(local or name.split(".", 1)[0] for spec, name, local in items if name != "*")
+        self.imported = _frozen(local or name.split(".", 1)[0] for spec, name, local in items if name != "*")
         from_items = [(spec, name, local or name) for spec, name, local in items if spec is not None]
-        self.aliases = frozenset(local for _, name, local in from_items if _CALLEE_WORD.fullmatch(name))
-        self.temp_aliases = frozenset(local for _, name, local in from_items if _TEMP_DIR_WORD.fullmatch(name))
+        self.aliases = _frozen(local for _, name, local in from_items if _CALLEE_WORD.fullmatch(name))
+        self.temp_aliases = _frozen(local for _, name, local in from_items if _TEMP_DIR_WORD.fullmatch(name))
         star_sources = {spec for spec, name, _ in from_items if name == "*"}
-        self.starred = frozenset(n for spec in star_sources for n in _KNOWN_BY_MODULE.get(spec, ()))
+        self.starred = _frozen(n for spec in star_sources for n in _KNOWN_BY_MODULE.get(spec, ()))
         # Reads an alias (``os.replace`` not called), imports one by name, or star-imports a module that has one.
         self.alias_read = _ALIAS_READ.search(source) is not None
         named: Dict[str, List[Tuple[str, Optional[str]]]] = {}
         stars: List[str] = []
-        self.modules: Dict[str, List[str]] = {}  # local name -> the project modules it binds
+        modules: Dict[str, List[str]] = {}  # local name -> the project modules it binds
         imports: Set[str] = set()
         for imported, name, local in imports_of(source, package, project, items):
             imports.add(imported)
@@ -214,10 +214,11 @@ class _Text:
             elif local == "*":
                 stars.append(imported)
             else:
-                self.modules.setdefault(local, []).append(imported)
-        self.named = named
+                modules.setdefault(local, []).append(imported)
+        self.named = {local: tuple(pairs) for local, pairs in named.items()}
+        self.modules = {local: tuple(bound) for local, bound in modules.items()}
         self.stars = tuple(stars)
-        self.imports = frozenset(imports)
+        self.imports = _frozen(imports)
         self._reads: Dict[str, List[Tuple[str, Optional[str]]]] = {}
         self._edges: Dict[str, List[Tuple[str, Optional[str]]]] = {}
         self._spans: Optional[List[Tuple[int, int, str]]] = None
@@ -256,12 +257,13 @@ class _Text:
         return spelled or bool(self.temp_aliases)
 
     @property
-    def starts(self) -> Dict[str, List[int]]:
+    def starts(self) -> Dict[str, Tuple[int, ...]]:
         """Where each statement that may assign a name starts, by the name."""
         if self._starts is None:
-            self._starts = {}
+            starts: Dict[str, List[int]] = {}
             for match in _ASSIGNED.finditer(self.source):
-                self._starts.setdefault(match.group(1), []).append(match.start())
+                starts.setdefault(match.group(1), []).append(match.start())
+            self._starts = {name: tuple(at) for name, at in starts.items()}
         return self._starts
 
     @property
@@ -335,6 +337,16 @@ class _Text:
                     edges.extend(self.reads(word))
         self._edges[name] = edges
         return edges
+
+
+#: The one empty set the facts share: a set is an object the garbage collector walks
+#: (strings are not), and most facts of most modules are empty.
+_EMPTY: FrozenSet[str] = frozenset()
+
+
+def _frozen(names: Iterable[str]) -> FrozenSet[str]:
+    found = frozenset(names)
+    return found if found else _EMPTY
 
 
 def _statement(source: str, start: int) -> str:
