@@ -26,6 +26,7 @@ from xdevlint.analysis.project_text import (
     may_supply,
     names_of,
     path_below,
+    spells,
     without_imports,
     word_at,
 )
@@ -46,6 +47,7 @@ class Supplied:
         self._text = text
         self._imports = imports
         self._words: Optional[Set[str]] = None  # the words of the text without its imports
+        self._used: Dict[str, bool] = {}  # whether the text spells a name past its imports
         self._reads: Optional[Set[str]] = None  # the attributes the text reads (``.Y``)
         self._bare: Optional[str] = None  # the text without its import statements
         self._found: Dict[bool, FrozenSet[str]] = {}
@@ -121,7 +123,7 @@ class Supplied:
         else:
             binds = lambda attribute: may_bind(project, module, attribute)  # noqa: E731
         if name is not None:
-            if binds(name) and local in self._spelt():
+            if binds(name) and self._uses(local):
                 resolved = project.resolve(f"{module}.{name}")
                 if resolved is not None:
                     yield local, resolved
@@ -146,6 +148,13 @@ class Supplied:
         if self._bare is None:
             self._bare = without_imports(self._text)
         return self._bare
+
+    def _uses(self, local: str) -> bool:
+        """Whether the text spells ``local`` past its import statements."""
+        used = self._used.get(local)
+        if used is None:
+            used = self._used[local] = local in self._words if self._words is not None else spells(self._without_imports(), local)
+        return used
 
     def _spelt(self) -> Set[str]:
         """The words of the text past its import statements."""
