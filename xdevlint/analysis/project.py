@@ -333,6 +333,9 @@ class Project:
         self.locations = locations
         self._summaries: Dict[str, Optional[Summary]] = {}
         self._files = _FILES.setdefault(roots, {})
+        #: What each import item brings from the project's modules (``imports_of``): as
+        #: where modules are, the same for every file of the project.
+        self.imported = _IMPORTED.setdefault(roots, {})
         self._stamps: Dict[str, Optional[Stamp]] = {}
         self._bindings: Dict[Tuple[str, str], Tuple[Optional[Resolved], Dependencies]] = {}
         self._pending: Set[Tuple[str, str]] = set()
@@ -586,6 +589,8 @@ def _library(qualified: str, locations: Locations) -> Resolved:
 
 #: Where each module is, by search roots, then module name (``Project.find``).
 _FILES: Dict[Tuple[str, ...], Dict[str, Optional[Tuple[str, bool]]]] = {}
+#: ``Project.imported``, by search roots.
+_IMPORTED: Dict[Tuple[str, ...], Dict[Tuple[str, Optional[str], str, Optional[str]], Tuple[Tuple[str, Optional[str], str], ...]]] = {}
 #: The paths of the files summarised (parsed) in this process, in order: what the index read.
 PARSED: List[str] = []
 _SUMMARIES: Dict[str, Tuple[Stamp, str, Optional[Summary]]] = {}
@@ -599,7 +604,7 @@ _BINDINGS: Dict[Tuple[Tuple[str, ...], Locations, str, str], Tuple[Optional[Reso
 
 def forget() -> None:
     """Drop everything this process remembers of project modules (for tests: a cold run)."""
-    for memo in (_FILES, _SUMMARIES, _RESOLVED, _BINDINGS):
+    for memo in (_FILES, _IMPORTED, _SUMMARIES, _RESOLVED, _BINDINGS):
         memo.clear()
     project_files.forget()
     project_text.forget()
