@@ -165,13 +165,14 @@ def summarise(node: ast.FunctionDef, qualified: str, path: str, context: Context
     keyword_only = tuple(a.arg for a in args.kwonlyargs)
     paths = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation is not None and "Path" in ast.dump(a.annotation)}
     body = _Body(set(positional) | set(keyword_only), paths, context)
-    if any(isinstance(n, (ast.For, ast.AsyncFor, ast.While)) for n in _own_nodes(node)):
+    shape = _Shape(node)
+    if shape.loops:
         for statement in node.body:  # a loop may use a name before the statement that binds it
             body.statement(statement)
     body.recording = True  # the last pass, with every name known, notes the effects
     for statement in node.body:
         body.statement(statement)
-    returned = [body.ev(r.value) if r.value is not None else _UNKNOWN for r in _returns(node)]
+    returned = [body.ev(r.value) if r.value is not None else _UNKNOWN for r in shape.returns]
     temps = {s.temp for s in returned}
     returns_temp = temps.pop() if returned and len(temps) == 1 and None not in temps else None
     params = {s.param for s in returned}
@@ -188,17 +189,39 @@ def summarise(node: ast.FunctionDef, qualified: str, path: str, context: Context
         moves=tuple(body.moves),
         moves_away=frozenset(body.moved),
         removes=frozenset(body.removed),
-        raises=_always_raises(node, context),
+        raises=_always_raises(node, shape, context),
     )
 
 
-def _always_raises(node: ast.FunctionDef, context: Context) -> bool:
+class _Shape:
+    """What one walk of a function's own nodes tells: whether it loops, and its
+    ``return`` statements (none for a generator: its caller gets an iterator, not the
+    value), and whether it may return at all."""
+
+    def __init__(self, node: ast.FunctionDef) -> None:
+        self.loops = False
+        self.returns: List[ast.Return] = []
+        generator = False
+        for current in _own_nodes(node):
+            kind = type(current)
+            if kind is ast.Return:
+                self.returns.append(current)  # type: ignore[arg-type]
+            elif kind is ast.For or kind is ast.AsyncFor or kind is ast.While:
+                self.loops = True
+            elif kind is ast.Yield or kind is ast.YieldFrom:
+                generator = True
+        self.returning = generator or bool(self.returns)
+        if generator:
+            self.returns = []
+
+
+def _always_raises(node: ast.FunctionDef, shape: _Shape, context: Context) -> bool:
     """Whether every call of ``node`` ends in an exception or an exit: it says so
     (``-> NoReturn``), or it never returns and its body raises on every path."""
     returns = node.returns
     if returns is not None and ast.unparse(returns).rsplit(".", 1)[-1].strip("'\"") in ("NoReturn", "Never"):
         return True
-    if any(isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom)) for n in _own_nodes(node)):
+    if shape.returning:
         return False
     return _block_raises(node.body, context)
 
@@ -235,18 +258,6 @@ def _own_nodes(node: ast.FunctionDef) -> Iterator[ast.AST]:
         if not isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             yield current
             stack.extend(ast.iter_child_nodes(current))
-
-
-def _returns(node: ast.FunctionDef) -> Iterable[ast.Return]:
-    """The ``return`` statements of ``node`` itself; none for a generator (its caller
-    gets an iterator, not the value)."""
-    found: List[ast.Return] = []
-    for current in _own_nodes(node):
-        if isinstance(current, (ast.Yield, ast.YieldFrom)):
-            return []
-        if isinstance(current, ast.Return):
-            found.append(current)
-    return found
 
 
 class _Body:
