@@ -430,6 +430,34 @@ def test_the_imports_a_text_names_are_its_import_statements_not_the_words() -> N
     )
 
 
+def test_two_import_statements_on_one_line_of_a_string_are_both_read() -> None:
+    """``_items`` starts from each word ``import``: a from-import's names run to the end
+    of the line, and no longer swallow a second statement there (more items only cost time)."""
+    text = 'CODE = ["from a import b", "from c.d import e as f"]\nfrom g import (h,\n    i)\n'
+    assert sorted(project_text._items(text), key=str) == sorted(
+        [("a", "b", "b"), ("c.d", "e", "f"), ("g", "h", "h"), ("g", "i", "i")]
+        + [("a", "from", "from"), ("a", "c.d", "c.d"), ("a", "import", "import"), ("a", "e", "f")],  # the rest of the line
+        key=str,
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a = 1\nb: int = 2\nf(c=3)\nif d == 4: pass\n(E) = 5\n",
+        "x \\\n  = 3\ny = \\\n  4\n",  # a backslash joins the name to its ``=``
+        "x \\\r\n= 3\r\nz=1",  # and with Windows line ends; a last line with no end
+        "\\\n=1\n= 2\nw = 0\n",  # a ``=`` that binds nothing
+        'S = "a = b"  # c = d\n',
+    ],
+)
+def test_the_assignments_a_text_holds_are_the_ones_the_regex_finds_through_all_of_it(text: str) -> None:
+    """``_assignments`` searches only the lines with a ``=``: it finds what ``_ASSIGNED`` does."""
+    found = [(m.group(1), m.start()) for m in project_text._assignments(text)]
+    assert found == [(m.group(1), m.start()) for m in project_text._ASSIGNED.finditer(text)]
+    assert found  # each text assigns something
+
+
 def test_the_analysis_resolves_only_the_imported_names_the_file_uses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A name imported and never used (here, or only in a function the focus drops) can
     shape no finding: the analysis does not resolve it, and still finds the move."""
