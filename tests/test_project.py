@@ -430,6 +430,24 @@ def test_the_imports_a_text_names_are_its_import_statements_not_the_words() -> N
     )
 
 
+def test_the_gates_project_summarises_only_the_helpers_that_may_rename_or_make_a_temp(tmp_path: Path) -> None:
+    """``scanned_only``: a helper that cannot reach a rename or a temp factory
+    (``callee_names``) is not summarised, and what the gates ask is the same."""
+    (tmp_path / "setup.cfg").write_text("")
+    (tmp_path / "helpers.py").write_text(
+        "import os, shutil\n\n"
+        "def _drop(path):\n    shutil.rmtree(path)\n\n"
+        "def _swap(src, dst):\n    os.replace(src, dst)\n\n"
+        "def publish(src, dst):\n    _drop(dst)\n    _swap(src, dst)\n"
+    )
+    roots = (str(tmp_path),)
+    full = project.Project(roots, DEFAULT).resolve("helpers.publish")
+    gated = project.Project(roots, DEFAULT, scanned_only=True).resolve("helpers.publish")
+    assert full is not None and full.function is not None and gated is not None and gated.function is not None
+    assert full.function.removes == {"dst"} and gated.function.removes == frozenset()
+    assert full.function.scanned == gated.function.scanned == {"os.replace"}
+
+
 def test_two_import_statements_on_one_line_of_a_string_are_both_read() -> None:
     """``_items`` starts from each word ``import``: a from-import's names run to the end
     of the line, and no longer swallow a second statement there (more items only cost time)."""

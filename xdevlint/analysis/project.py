@@ -46,7 +46,7 @@ from xdevlint.analysis.dotted import dotted
 from xdevlint.analysis.exports import Context, Exported, summarise
 from xdevlint.analysis.locations import TEMP, Locations
 from xdevlint.analysis.project_files import STDLIB, absolute_module, installed, numbered_texts, project_root, stamp_of, top_package
-from xdevlint.analysis.project_text import names_of, sweep
+from xdevlint.analysis.project_text import callee_names, names_of, sweep
 from xdevlint.model import Dependencies, Stamp
 
 #: ``project-index = true`` (``--project-index``) turns the index on; the environment's
@@ -328,9 +328,15 @@ class Project:
     module bound. Summaries and where modules are live in the process too
     (``_cached_summary``, ``_FILES``)."""
 
-    def __init__(self, roots: Tuple[str, ...], locations: Locations) -> None:
+    def __init__(self, roots: Tuple[str, ...], locations: Locations, scanned_only: bool = False) -> None:
         self.roots = roots
         self.locations = locations
+        #: Whether only what the scan's gates ask matters: the library functions a name
+        #: stands for (``Exported.scanned``: the renames it makes of its parameters, the
+        #: temp it returns). A function then summarises only the calls of helpers that
+        #: may bind a scanned function (``callee_names``): what another helper removes,
+        #: raises or returns makes no rename and no temp. Its answers are its own.
+        self.scanned_only = scanned_only
         self._summaries: Dict[str, Optional[Summary]] = {}
         self._files = _FILES.setdefault(roots, {})
         #: What each import item brings from the project's modules (``imports_of``): as
@@ -440,7 +446,7 @@ class Project:
         None otherwise (a class, a module, a name outside the project, or nothing known)."""
         if depth or qualified.split(".", 1)[0] in STDLIB:
             return self._resolve(qualified, depth)
-        key = (self.roots, self.locations, qualified)
+        key = (self.roots, self.locations, self.scanned_only, qualified)
         cached = _RESOLVED.get(key)
         if cached is not None and all(self.stamp(path) == stamp for path, stamp in cached[1]):
             self._note(cached[1])
@@ -480,7 +486,7 @@ class Project:
         if known is None:
             # Another file's project may have worked it out (a helper's summary, with the
             # chain of helpers it calls): shared while the modules it rests on are unchanged.
-            shared = _BINDINGS.get((self.roots, self.locations, summary.path, name))
+            shared = _BINDINGS.get((self.roots, self.locations, self.scanned_only, summary.path, name))
             if shared is not None and all(self.stamp(path) == stamp for path, stamp in shared[1]):
                 self._bindings[key] = known = shared
         if known is not None:
@@ -498,7 +504,7 @@ class Project:
             self._pending.discard(key)
         self._bindings[key] = (found, frozenset(deps))
         if not self.truncated:
-            _BINDINGS[(self.roots, self.locations, summary.path, name)] = self._bindings[key]
+            _BINDINGS[(self.roots, self.locations, self.scanned_only, summary.path, name)] = self._bindings[key]
         self._note(deps)
         return found
 
@@ -540,6 +546,8 @@ class Project:
             if qualified == own or qualified.split(".", 1)[0] in STDLIB:
                 return None  # recursion adds nothing to what the body does
             module, _, name = qualified.rpartition(".")
+            if self.scanned_only and self.is_module(module) and name not in callee_names(self, module):
+                return None  # it can make no rename and no temp
             found = self.binding(summary, name, depth + 1) if module == summary.module else self._imported(qualified, depth + 1)
             return found.function if found is not None else None
 
@@ -596,10 +604,10 @@ PARSED: List[str] = []
 _SUMMARIES: Dict[str, Tuple[Stamp, str, Optional[Summary]]] = {}
 #: What each name resolved to, by (search roots, locations, qualified name), with the
 #: summaries (path, stamp) the answer rests on.
-_RESOLVED: Dict[Tuple[Tuple[str, ...], Locations, str], Tuple[Optional[Resolved], Dependencies]] = {}
+_RESOLVED: Dict[Tuple[Tuple[str, ...], Locations, bool, str], Tuple[Optional[Resolved], Dependencies]] = {}
 #: What each module-level name of a summarised module is, by (search roots, locations,
 #: module path, name), with the summaries it rests on: ``Project.binding``'s answers.
-_BINDINGS: Dict[Tuple[Tuple[str, ...], Locations, str, str], Tuple[Optional[Resolved], Dependencies]] = {}
+_BINDINGS: Dict[Tuple[Tuple[str, ...], Locations, bool, str, str], Tuple[Optional[Resolved], Dependencies]] = {}
 
 
 def forget() -> None:

@@ -13,7 +13,7 @@ import re
 from typing import Callable, Dict, FrozenSet, Iterator, Optional, Sequence, Set, Tuple
 
 from xdevlint.analysis.locations import Locations
-from xdevlint.analysis.project import FileView, Resolved, view_for
+from xdevlint.analysis.project import FileView, Project, Resolved, view_for
 from xdevlint.analysis.project_text import (
     READ,
     SCANNED_CALLEES,
@@ -52,11 +52,16 @@ class Supplied:
         self._bare: Optional[str] = None  # the text without its import statements
         self._found: Dict[bool, FrozenSet[str]] = {}
         self._spellings: Dict[str, Set[str]] = {}  # each of ``spellings``: the callees and locations it brings
+        #: The project as the callees' question sees it (``Project.scanned_only``).
+        self._scanning: Optional[Project] = None
 
     @property
     def dependencies(self) -> Dependencies:
         """The modules (path, stamp) the answers given so far rest on."""
-        return frozenset() if self._view is None else self._view.project.dependencies()
+        if self._view is None:
+            return frozenset()
+        read = self._view.project.dependencies()
+        return read if self._scanning is None else read | self._scanning.dependencies()
 
     @property
     def possible(self) -> bool:
@@ -114,6 +119,9 @@ class Supplied:
         module's text may bind (``callee_names``, ``may_bind``)."""
         project = view.project
         if callees:
+            if self._scanning is None:
+                self._scanning = Project(project.roots, project.locations, scanned_only=True)
+            project = self._scanning
             tainted = callee_names(project, module)
             if not tainted:
                 return
