@@ -106,6 +106,18 @@ HELPERS = """\
         return tempfile.mkdtemp()
 
 
+    def fed(src):
+        data = yield
+        return tempfile.mkdtemp()
+
+
+    def matched(kind):
+        match kind:
+            case "dir":
+                with open(kind):
+                    return tempfile.mkdtemp()
+
+
     def sometimes(flag):
         if flag:
             return tempfile.mkdtemp()
@@ -134,6 +146,10 @@ def test_summaries_of_shapes_callers_must_not_misread(tmp_path: Path) -> None:
     assert stream is not None and stream.function is not None and not stream.function.returns_temp
     made = view.resolve("app.util.made_dir")
     assert made is not None and made.function is not None and made.function.returns_temp == DIRECTORY
+    fed = view.resolve("app.util.fed")  # a generator, by a ``yield`` inside an expression
+    assert fed is None or fed.function is None or not fed.function.returns_temp
+    matched = view.resolve("app.util.matched")  # a ``return`` inside a ``case`` and a ``with``
+    assert matched is not None and matched.function is not None and matched.function.returns_temp == DIRECTORY
     sometimes = view.resolve("app.util.sometimes")
     assert sometimes is None or sometimes.function is None or not sometimes.function.returns_temp
     staged = view.resolve("app.util.staged")

@@ -158,14 +158,15 @@ class Context:
         self.function = function
 
 
-def summarise(node: ast.FunctionDef, qualified: str, path: str, context: Context) -> Exported:
-    """The summary of the top-level function ``node``."""
+def summarise(node: ast.FunctionDef, qualified: str, path: str, context: Context, may_yield: bool = True) -> Exported:
+    """The summary of the top-level function ``node`` (``may_yield``: whether its text
+    spells ``yield``, when that is known)."""
     args = node.args
     positional = tuple(a.arg for a in (*args.posonlyargs, *args.args))
     keyword_only = tuple(a.arg for a in args.kwonlyargs)
     paths = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation is not None and "Path" in ast.dump(a.annotation)}
     body = _Body(set(positional) | set(keyword_only), paths, context)
-    shape = _Shape(node)
+    shape = _Shape(node, may_yield)
     if shape.loops:
         for statement in node.body:  # a loop may use a name before the statement that binds it
             body.statement(statement)
@@ -194,22 +195,30 @@ def summarise(node: ast.FunctionDef, qualified: str, path: str, context: Context
 
 
 class _Shape:
-    """What one walk of a function's own nodes tells: whether it loops, and its
+    """What a walk of a function's own statements tells: whether it loops, and its
     ``return`` statements (none for a generator: its caller gets an iterator, not the
-    value), and whether it may return at all."""
+    value), and whether it may return at all. Only a function whose text spells
+    ``yield`` (``may_yield``) has its expressions walked too, for one."""
 
-    def __init__(self, node: ast.FunctionDef) -> None:
+    def __init__(self, node: ast.FunctionDef, may_yield: bool = True) -> None:
         self.loops = False
         self.returns: List[ast.Return] = []
-        generator = False
-        for current in _own_nodes(node):
-            kind = type(current)
+        pending: List[ast.stmt] = list(node.body)
+        while pending:
+            statement = pending.pop()
+            kind = type(statement)
             if kind is ast.Return:
-                self.returns.append(current)  # type: ignore[arg-type]
-            elif kind is ast.For or kind is ast.AsyncFor or kind is ast.While:
+                self.returns.append(statement)  # type: ignore[arg-type]
+                continue
+            if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
+                continue  # nested: their own business
+            if kind is ast.For or kind is ast.AsyncFor or kind is ast.While:
                 self.loops = True
-            elif kind is ast.Yield or kind is ast.YieldFrom:
-                generator = True
+            for field in ("body", "orelse", "finalbody"):
+                pending.extend(getattr(statement, field, ()))
+            for inner in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
+                pending.extend(inner.body)
+        generator = may_yield and any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in _own_nodes(node))
         self.returning = generator or bool(self.returns)
         if generator:
             self.returns = []

@@ -128,6 +128,11 @@ class Summary:
     unparsed: Dict[int, Tuple[int, bytes]] = field(default_factory=dict)
     source: bytes = b""  # the module's text, for a function whose text alone does not parse (``_whole``)
 
+    def may_yield(self, line: int) -> bool:
+        """Whether the function whose ``def`` is on ``line`` may be a generator: its text spells ``yield``."""
+        kept = self.unparsed.get(line)
+        return kept is None or b"yield" in kept[1]
+
     def function(self, name: str) -> Optional[ast.FunctionDef]:
         """The last top-level ``def`` of ``name`` in the module; None when its text does
         not parse (it does nothing for callers, then)."""
@@ -552,7 +557,7 @@ class Project:
             return found.function if found is not None else None
 
         context = Context(evaluator.qualified_anywhere, lambda node: evaluator.ev(node).locations, function)
-        exported = summarise(node, own, self.relative(summary.path), context)
+        exported = summarise(node, own, self.relative(summary.path), context, summary.may_yield(node.lineno))
         return None if exported.empty else exported
 
     def relative(self, path: str) -> str:
