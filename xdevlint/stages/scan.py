@@ -608,16 +608,32 @@ def _spelling(node: ast.AST) -> Optional[str]:
 
 def _aliased(index: ModuleIndex, spellings: Collection[str]) -> Set[str]:
     """``spellings`` and the names the text assigns one of them to, wherever it stands
-    (``m = paths``, ``go = m.swap``, ``self._mv = go``: two rounds follow an alias of an alias)."""
+    (``m = paths``, ``go = m.swap``, ``self._mv = go``), to a fixed point: from each
+    node that spells one up to the assignments whose value holds it."""
     spelt = set(spellings)
-    assignments = [n for n in index.nodes if isinstance(n, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and n.value is not None]
-    for _ in range(2):
-        for node in assignments:
-            if any(_spelling(n) in spelt for n in ast.walk(cast(ast.expr, node.value))):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for target in targets:
-                    elements = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
-                    spelt.update(filter(None, map(_spelling, elements)))
+    named = [
+        (node, spelling) for node in index.nodes if type(node) is ast.Name or type(node) is ast.Attribute
+        for spelling in [_spelling(node)] if spelling is not None
+    ]
+    parents = index.parents
+    fresh = set(spelt)
+    while fresh:
+        grown: Set[str] = set()
+        for node, spelling in named:
+            if spelling not in fresh:
+                continue
+            child: ast.AST = node
+            parent = parents.get(node)
+            while parent is not None:
+                if isinstance(parent, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and parent.value is child:
+                    for target in parent.targets if isinstance(parent, ast.Assign) else [parent.target]:
+                        elements = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+                        grown.update(filter(None, map(_spelling, elements)))
+                if isinstance(parent, ast.stmt):
+                    break
+                child, parent = parent, parents.get(parent)
+        fresh = grown - spelt
+        spelt |= fresh
     return spelt
 
 
