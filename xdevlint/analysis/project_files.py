@@ -67,21 +67,29 @@ _PACKAGES: Dict[str, Tuple[str, str]] = {}
 
 def project_root(path: str) -> Optional[str]:
     """The closest directory above ``path`` holding a ``pyproject.toml``, ``setup.cfg`` or ``.git``."""
-    directory = os.path.dirname(os.path.abspath(path))
+    start = os.path.dirname(os.path.abspath(path))
+    if start in _ROOT_OF:
+        return _ROOT_OF[start]
+    directory = start
+    root: Optional[str] = None
     while True:
         found = _ROOTS.get(directory)
         if found is None:
             found = any(os.path.exists(os.path.join(directory, m)) for m in ROOT_MARKERS)
             _ROOTS[directory] = found
         if found:
-            return directory
+            root = directory
+            break
         parent = os.path.dirname(directory)
         if parent == directory:
-            return None
+            break
         directory = parent
+    _ROOT_OF[start] = root
+    return root
 
 
-_ROOTS: Dict[str, bool] = {}
+_ROOTS: Dict[str, bool] = {}  # whether a directory holds a marker
+_ROOT_OF: Dict[str, Optional[str]] = {}  # the answer for a file of a directory
 
 
 def installed(directory: str) -> bool:
@@ -126,6 +134,6 @@ def numbered_texts(bits: int) -> FrozenSet[Tuple[str, Stamp]]:
 
 def forget() -> None:
     """Drop what this process remembers of where modules are (for tests: a cold run)."""
-    for memo in (_PACKAGES, _ROOTS, _NUMBERS):
+    for memo in (_PACKAGES, _ROOTS, _ROOT_OF, _NUMBERS):
         memo.clear()
     _NUMBERED.clear()
