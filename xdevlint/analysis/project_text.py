@@ -35,7 +35,7 @@ _CALLEE_WORDS = "|".join(sorted({re.escape(q.rsplit(".", 1)[1]) for q in SCANNED
 #: an alias of a library function (calls, operators and literals give none: ``_Evaluator``).
 #: ``from pkg.link import Link`` names a module, not an alias.
 _ALIAS_READ = re.compile(rf"\.\s*(?:{_CALLEE_WORDS})\b(?![ \t]*(?:[(.]|import\b))")
-_CALLEE_WORD = re.compile(rf"\b(?:{_CALLEE_WORDS})\b")
+_CALLEE_LAST_NAMES = frozenset(q.rsplit(".", 1)[1] for q in SCANNED_CALLEES)
 #: What a function's text spells when ``exports`` may find it renaming or returning a temp
 #: (``Exported.scanned``): a call, an attribute or an import of a move or temp function's
 #: name (not the word in prose: "rename the key"; a ``NamedTemporaryFile``'s ``.name`` is
@@ -72,7 +72,7 @@ def _may_help_any(defs: Dict[str, str]) -> bool:
     return any(hint in joined for hint in _HELPER_HINTS)
 
 
-_TEMP_DIR_WORD = re.compile("|".join(sorted(re.escape(q.rsplit(".", 1)[1]) for q in names.TEMP_DIR_ATTRIBUTES)))
+_TEMP_DIR_LAST_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.TEMP_DIR_ATTRIBUTES)
 
 
 def _known_by_module() -> Dict[str, FrozenSet[str]]:
@@ -233,8 +233,8 @@ class _Text:
         items = _items(source)
         self.imported = _frozen(local or name.split(".", 1)[0] for spec, name, local in items if name != "*")
         from_items = [(spec, name, local or name) for spec, name, local in items if spec is not None]
-        self.aliases = _frozen(local for _, name, local in from_items if _CALLEE_WORD.fullmatch(name))
-        self.temp_aliases = _frozen(local for _, name, local in from_items if _TEMP_DIR_WORD.fullmatch(name))
+        self.aliases = _frozen(local for _, name, local in from_items if name in _CALLEE_LAST_NAMES)
+        self.temp_aliases = _frozen(local for _, name, local in from_items if name in _TEMP_DIR_LAST_NAMES)
         star_sources = {spec for spec, name, _ in from_items if name == "*"}
         self.starred = _frozen(n for spec in star_sources for n in _KNOWN_BY_MODULE.get(spec, ()))
         # Reads an alias (``os.replace`` not called), imports one by name, or star-imports a module that has one.
