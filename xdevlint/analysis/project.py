@@ -617,7 +617,7 @@ _BINDINGS: Dict[Tuple[Tuple[str, ...], Locations, bool, str, str], Tuple[Optiona
 
 def forget() -> None:
     """Drop everything this process remembers of project modules (for tests: a cold run)."""
-    for memo in (_FILES, _IMPORTED, _SUMMARIES, _RESOLVED, _BINDINGS):
+    for memo in (_FILES, _IMPORTED, _SUMMARIES, _RESOLVED, _BINDINGS, _SEARCH_ROOTS):
         memo.clear()
     project_files.forget()
     project_text.forget()
@@ -846,10 +846,19 @@ def view_for(path: str, locations: Locations, configured: bool = False) -> Optio
     search, module, is_package = top_package(path)
     if installed(search):
         return None
-    roots = [search]
-    root = project_root(path)
-    if root is not None and not installed(root):
-        for candidate in (root, os.path.join(root, "src")):
-            if candidate not in roots and os.path.isdir(candidate):
-                roots.append(candidate)
-    return FileView(module, is_package, Project(tuple(roots), locations))
+    key = (search, os.path.dirname(path))
+    roots = _SEARCH_ROOTS.get(key)
+    if roots is None:
+        found = [search]
+        root = project_root(path)
+        if root is not None and not installed(root):
+            for candidate in (root, os.path.join(root, "src")):
+                if candidate not in found and os.path.isdir(candidate):
+                    found.append(candidate)
+        roots = _SEARCH_ROOTS[key] = tuple(found)
+    return FileView(module, is_package, Project(roots, locations))
+
+
+#: The search roots of the files of a directory (with its top package's search root):
+#: every file of it asks, and the answer is the same.
+_SEARCH_ROOTS: Dict[Tuple[str, str], Tuple[str, ...]] = {}
