@@ -85,6 +85,49 @@ def test_a_helper_a_relevant_function_calls_is_kept_and_so_are_its_callers() -> 
     assert "def other():" not in kept
 
 
+def test_module_level_aliases_keep_what_they_name_only_once_a_kept_part_reads_them() -> None:
+    """A module-level statement that only binds names (``upload = api.upload``) keeps
+    what it names when a kept part reads a name it binds; other statements at once."""
+    kept = kept_lines(
+        """
+        import os
+
+        class Api:
+            def upload(self, src):
+                return self.send(src)
+
+            def send(self, src):
+                return src
+
+            def publish(self, src, dst):
+                os.replace(src, dst)
+
+        def base():
+            return "/var/cache/app"
+
+        def registered(name):
+            return name
+
+        def listed():
+            return []
+
+        api = Api()
+        upload = api.upload
+        CACHE = base()
+        NAMES = listed()
+        registered("x")
+
+        def move(src):
+            os.replace(src, os.path.join(CACHE, "x"))
+        """
+    )
+    assert "def upload(self, src):" not in kept and "def send(self, src):" not in kept
+    assert "def listed():" not in kept  # ``NAMES`` is read by no kept part
+    assert "def base():" in kept  # ``CACHE`` is: what ``base`` returns is part of ``move``'s analysis
+    assert "def registered(name):" in kept  # a call at module level: followed at once
+    assert "upload = api.upload" in kept and "NAMES = listed()" in kept  # module-level statements stay
+
+
 def test_a_str_replace_or_dict_copy_is_no_move() -> None:
     kept = kept_lines(
         """

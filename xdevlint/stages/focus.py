@@ -76,6 +76,11 @@ class _Part:
         self.start = min([statement.lineno, *(d.lineno for d in decorators)])
         self.end = statement.end_lineno or statement.lineno
         self.exported = not isinstance(statement, _UNITS)
+        #: An import, or an assignment to names only: it acts on nothing but what it binds.
+        self.binding_only = isinstance(statement, (ast.Import, ast.ImportFrom)) or (
+            isinstance(statement, (ast.Assign, ast.AnnAssign))
+            and all(_names_only(t) for t in (statement.targets if isinstance(statement, ast.Assign) else [statement.target]))
+        )
         self.uses: Set[str] = set()
         self.inherited: Set[str] = set()  # ``super().name``: a base's method, not one named so here
         self.binds: Set[str] = {self.name} if self.name else set()
@@ -221,7 +226,12 @@ def _kept(always: List[_Part], droppable: List[_Part]) -> Set[_Part]:
     hot_stores = {attribute for part in relevant for attribute in part.held(words)}
     kept: Set[_Part] = set()
     reads: Set[str] = set()
-    pending: List[_Part] = [*always, *relevant]
+    # A module-level statement that only binds names and is not relevant is kept, but
+    # what it names matters only once a kept part reads a name it binds: a hundred
+    # ``upload_file = api.upload_file`` at the end of a client module would otherwise keep
+    # every method. Any other statement may act on what kept parts read: followed at once.
+    dormant = [part for part in always if part.binding_only and part not in relevant]
+    pending: List[_Part] = [*(part for part in always if part not in dormant), *relevant]
     while pending:
         while pending:
             part = pending.pop()
@@ -238,10 +248,14 @@ def _kept(always: List[_Part], droppable: List[_Part]) -> Set[_Part]:
         for part in droppable:  # an attribute a kept part reads, or a relevant one stores
             if part not in kept and part.owner is not None and (part.stores & reads or part.uses & hot_stores):
                 pending.append(part)
+        woken = [part for part in dormant if part.binds & reads]
+        if woken:
+            dormant = [part for part in dormant if part not in woken]
+            pending.extend(woken)
         for part in droppable:  # a class of methods only keeps one: its body cannot be empty
             if part in kept and part.members and not part.statements and not any(m in kept for m in part.members):
                 pending.append(part.members[0])
-    return kept
+    return kept | set(always)
 
 
 _ASSIGNMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr, ast.withitem, ast.For, ast.AsyncFor)
@@ -264,6 +278,13 @@ def _is_hot(value: ast.expr, hot: Set[str]) -> bool:
         if identifier is not None and (identifier in hot or any(w in identifier.lower() for w in FACTORY_WORDS)):
             return True
     return False
+
+
+def _names_only(target: ast.expr) -> bool:
+    """Whether an assignment target binds names and stores nowhere else (``a``, ``a, b``)."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return all(_names_only(element) for element in target.elts)
+    return isinstance(target, ast.Name)
 
 
 def _on_super(node: ast.Attribute) -> bool:
