@@ -432,20 +432,26 @@ def test_the_imports_a_text_names_are_its_import_statements_not_the_words() -> N
 
 def test_the_gates_project_summarises_only_the_helpers_that_may_rename_or_make_a_temp(tmp_path: Path) -> None:
     """``scanned_only``: a helper that cannot reach a rename or a temp factory
-    (``callee_names``) is not summarised, and what the gates ask is the same."""
+    (``callee_names``) is not summarised, no location is evaluated, and what the gates
+    ask is the same."""
     (tmp_path / "setup.cfg").write_text("")
     (tmp_path / "helpers.py").write_text(
-        "import os, shutil\n\n"
+        "import os, shutil\n\nSPOOL = '/tmp/spool'\n\n"
         "def _drop(path):\n    shutil.rmtree(path)\n\n"
         "def _swap(src, dst):\n    os.replace(src, dst)\n\n"
-        "def publish(src, dst):\n    _drop(dst)\n    _swap(src, dst)\n"
+        "def publish(src, dst):\n    _drop(dst)\n    _swap(src, dst)\n\n"
+        "def spool(src):\n    os.replace(src, SPOOL)\n"
     )
     roots = (str(tmp_path),)
-    full = project.Project(roots, DEFAULT).resolve("helpers.publish")
-    gated = project.Project(roots, DEFAULT, scanned_only=True).resolve("helpers.publish")
-    assert full is not None and full.function is not None and gated is not None and gated.function is not None
-    assert full.function.removes == {"dst"} and gated.function.removes == frozenset()
-    assert full.function.scanned == gated.function.scanned == {"os.replace"}
+    full, gated = project.Project(roots, DEFAULT), project.Project(roots, DEFAULT, scanned_only=True)
+    publish, gated_publish = full.resolve("helpers.publish"), gated.resolve("helpers.publish")
+    assert publish is not None and publish.function is not None and gated_publish is not None and gated_publish.function is not None
+    assert publish.function.removes == {"dst"} and gated_publish.function.removes == frozenset()
+    assert publish.function.scanned == gated_publish.function.scanned == {"os.replace"}
+    spool, gated_spool = full.resolve("helpers.spool"), gated.resolve("helpers.spool")
+    assert spool is not None and spool.function is not None and gated_spool is not None and gated_spool.function is not None
+    assert spool.function.locations == {"temp"} and gated_spool.function.locations == frozenset()
+    assert spool.function.scanned == gated_spool.function.scanned == {"os.replace"}
 
 
 def test_two_import_statements_on_one_line_of_a_string_are_both_read() -> None:

@@ -340,7 +340,8 @@ class Project:
         #: stands for (``Exported.scanned``: the renames it makes of its parameters, the
         #: temp it returns). A function then summarises only the calls of helpers that
         #: may bind a scanned function (``callee_names``): what another helper removes,
-        #: raises or returns makes no rename and no temp. Its answers are its own.
+        #: raises or returns makes no rename and no temp; and it evaluates no location.
+        #: Its answers are its own.
         self.scanned_only = scanned_only
         self._summaries: Dict[str, Optional[Summary]] = {}
         self._files = _FILES.setdefault(roots, {})
@@ -556,7 +557,10 @@ class Project:
             found = self.binding(summary, name, depth + 1) if module == summary.module else self._imported(qualified, depth + 1)
             return found.function if found is not None else None
 
-        context = Context(evaluator.qualified_anywhere, lambda node: evaluator.ev(node).locations, function)
+        if self.scanned_only:  # the renames and the temp a function makes do not rest on locations
+            context = Context(evaluator.qualified_anywhere, lambda node: frozenset(), function)
+        else:
+            context = Context(evaluator.qualified_anywhere, lambda node: evaluator.ev(node).locations, function)
         exported = summarise(node, own, self.relative(summary.path), context, summary.may_yield(node.lineno))
         return None if exported.empty else exported
 
