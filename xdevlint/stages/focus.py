@@ -16,7 +16,9 @@ are always kept. A function or method is kept when
   bound from one (``TMP = mkdtemp()``, ``mk = mkdtemp``), or a relevant function,
   method or class (a helper that moves or returns a temp); or it says ``global`` (it
   may rebind what other code reads);
-- a kept part names it: what it returns, removes or raises is part of their analysis;
+- a kept part names it: what it returns, removes or raises is part of their analysis
+  (a module-level import or assignment to names that is not relevant itself names
+  nothing until a kept part reads a name it binds: ``upload = api.upload``);
 - it stores an attribute a kept part reads (``self.path = ...`` in ``setUp``), or names
   one a relevant part stores (``rmtree(self.tmp)`` in ``tearDown``): a temp held by an
   object is released by any method of its class family;
