@@ -137,8 +137,10 @@ class Summary:
         """The last top-level ``def`` of ``name`` in the module; None when its text does
         not parse (it does nothing for callers, then)."""
         line = self.functions.get(name)
-        if line is None or line not in self.unparsed:
-            return self.parsed.get(line) if line is not None else None
+        if line is None:
+            return None
+        if line not in self.unparsed:
+            return self.parsed.get(line)
         first, text = self.unparsed[line]
         parsed = _parse(b"\n" * (first - 1) + text)
         found = parsed.body[0] if parsed is not None and len(parsed.body) == 1 else None

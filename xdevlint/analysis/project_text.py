@@ -88,14 +88,15 @@ _KNOWN_BY_MODULE = _known_by_module()
 #: Import statements anywhere (``try: import x`` on one line too): what a text may import.
 #: (No leading ``\b``: it would cost the regex engine its fast scan for the first
 #: letters, and more matches only cost time.)
-_FROM_IMPORT = re.compile(
-    r"from[ \t]+(?P<module>\.*[\w.]*)[ \t]+import\b[ \t]*(?P<names>\([^)]*\)|[^\n\\;]*(?:\\.[^\n\\;]*)*)", re.S
-)
-_IMPORT = re.compile(r"import[ \t]+(?P<names>[^\n\\;]*(?:\\.[^\n\\;]*)*)")
-#: The same, in parts, for ``_items``: what stands before an ``import`` on its line, and
-#: what follows it.
-_FROM_HEAD = re.compile(r"from[ \t]+(?P<module>\.*[\w.]*)[ \t]+\Z")
-_FROM_NAMES = re.compile(r"import\b[ \t]*(?P<names>\([^)]*\)|[^\n\\;]*(?:\\.[^\n\\;]*)*)", re.S)
+_TO_STATEMENT_END = r"[^\n\\;]*(?:\\.[^\n\\;]*)*"  # to the line's end or a ``;``, past a backslash's
+_FROM_HEAD_TEXT = r"from[ \t]+(?P<module>\.*[\w.]*)[ \t]+"
+_FROM_NAMES_TEXT = rf"import\b[ \t]*(?P<names>\([^)]*\)|{_TO_STATEMENT_END})"
+_FROM_IMPORT = re.compile(_FROM_HEAD_TEXT + _FROM_NAMES_TEXT, re.S)
+_IMPORT = re.compile(rf"import[ \t]+(?P<names>{_TO_STATEMENT_END})")
+#: ``_FROM_IMPORT`` in its two parts, for ``_items``: what stands before an ``import`` on
+#: its line, and what follows it.
+_FROM_HEAD = re.compile(_FROM_HEAD_TEXT + r"\Z")
+_FROM_NAMES = re.compile(_FROM_NAMES_TEXT, re.S)
 _NAME = re.compile(r"[\w.*]+(?:\s+as\s+\w+)?")
 WORD = re.compile(r"[^\W\d]\w*")  # identifiers
 #: The first name of each call's dotted callee (``helpers`` of ``helpers.publish(...)``).
@@ -271,14 +272,7 @@ class _Text:
         """The names bound by the module-level statements that hold one of ``positions``."""
         found: Set[str] = set()
         for at in positions:
-            if self._spans is None:
-                spans = sorted(
-                    (start, start + len(_statement(self.source, start)), name)
-                    for name, starts in self.starts.items()
-                    for start in starts
-                )
-                self._spans = (spans, [span[0] for span in spans], max((e - s for s, e, _ in spans), default=0))
-            spans, starts, longest = self._spans
+            spans, starts, longest = self._statement_spans()
             # The statements that start at or before ``at``, back to the longest one's length.
             index = bisect_right(starts, at) - 1
             while index >= 0 and spans[index][0] >= at - longest:
@@ -286,6 +280,14 @@ class _Text:
                     found.add(spans[index][2])
                 index -= 1
         return found
+
+    def _statement_spans(self) -> Tuple[List[Tuple[int, int, str]], List[int], int]:
+        if self._spans is None:
+            spans = sorted(
+                (start, start + len(_statement(self.source, start)), name) for name, starts in self.starts.items() for start in starts
+            )
+            self._spans = (spans, [span[0] for span in spans], max((e - s for s, e, _ in spans), default=0))
+        return self._spans
 
     def called(self, name: str) -> FrozenSet[str]:
         """The first name of each callee the top-level function ``name`` calls (``_CALLED``)."""
@@ -451,8 +453,15 @@ def _continued(source: str, newline: int) -> bool:
 def attributes_read(source: str, module: str, local: str) -> Set[str]:
     """The attributes ``source`` reads off the module ``module`` it binds to ``local``
     (``import a.b`` binds ``a``, read as ``a.b.Y``)."""
-    chain = r"\s*\.\s*".join([re.escape(local), *map(re.escape, path_below(module, local))])
-    return {m.group(1) for m in re.finditer(rf"{chain}\s*\.\s*(\w+)", source) if not word_at(source, m.start() - 1)}
+    return {
+        m.group(1) for m in re.finditer(rf"{_chain(module, local)}\s*\.\s*(\w+)", source) if not word_at(source, m.start() - 1)
+    }
+
+
+def _chain(module: str, local: str) -> str:
+    """A regex of how a text reads the module ``module`` it binds to ``local``: ``local``,
+    or ``a`` then ``b`` around a dot for ``import a.b`` (``path_below``)."""
+    return r"\s*\.\s*".join([re.escape(local), *map(re.escape, path_below(module, local))])
 
 
 def path_below(module: str, local: str) -> List[str]:
@@ -815,8 +824,7 @@ def _spelt_at(source: str, words: Iterable[str], attributes: bool = False) -> It
     for word in words:
         at = source.find(word)
         while at != -1:
-            before = source[at - 1] if at else " "
-            if not (before.isalnum() or before == "_" or before == "." and not attributes) and not word_at(source, at + len(word)):
+            if not word_at(source, at - 1) and not word_at(source, at + len(word)) and (attributes or source[at - 1 : at] != "."):
                 yield at
             at = source.find(word, at + 1)
 
@@ -834,10 +842,7 @@ def _chained(text: _Text, chains: List[Tuple[str, str, FrozenSet[str]]]) -> Set[
         return set()
     patterns = []
     for local, module, bound in chains:
-        parts = module.split(".")
-        path = parts[1:] if local == parts[0] and len(parts) > 1 else []
-        prefix = r"\s*\.\s*".join([re.escape(local), *map(re.escape, path)])
-        patterns.append(rf"(?<![\w.]){prefix}\s*\.\s*(?:{'|'.join(map(re.escape, sorted(bound)))})\b")
+        patterns.append(rf"(?<![\w.]){_chain(module, local)}\s*\.\s*(?:{'|'.join(map(re.escape, sorted(bound)))})\b")
     pattern = re.compile("|".join(patterns))
     found = {name for name, body in text.defs.items() if pattern.search(body)}
     found |= text.binding(pattern)

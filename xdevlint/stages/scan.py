@@ -45,6 +45,7 @@ class Scan:
         self._parsed = tree is not None
         self._index: Optional[ModuleIndex] = None
         self._answers: Dict[str, bool] = {}
+        self._named: Optional[List[Tuple[ast.AST, str]]] = None  # ``_spelt_nodes``
 
     @property
     def lowered(self) -> str:
@@ -110,7 +111,7 @@ class Scan:
             return False
         if self.index is None:
             return True
-        spelt = _aliased(self.index, spellings)
+        spelt = _aliased(self.index, self._spelt_nodes(), spellings)
         inside = (n for body in _guarded_bodies(self.index, self._withs()) for statement in body for n in ast.walk(statement))
         return any(_spelling(node) in spelt for node in inside)
 
@@ -152,9 +153,21 @@ class Scan:
         found = {id(node) for node in (*_move_calls(index), *_move_like(index, index.nodes))}
         spellings = self.supplied(locations).spellings
         if spellings:  # a move alias, a temp factory or a location from the project
-            spelt = _aliased(index, spellings)
-            found.update(id(node) for node in index.nodes if _spelling(node) in spelt)
+            named = self._spelt_nodes()
+            spelt = _aliased(index, named, spellings)
+            found.update(id(node) for node, spelling in named if spelling in spelt)
         return found
+
+    def _spelt_nodes(self) -> List[Tuple[ast.AST, str]]:
+        """Each name and chain of attributes off one in the file, with how it is spelt
+        (``_spelling``): what the project supplies is looked for among them."""
+        if self._named is None:
+            nodes = self.index.nodes if self.index is not None else []
+            self._named = [
+                (node, spelling) for node in nodes if type(node) is ast.Name or type(node) is ast.Attribute
+                for spelling in [_spelling(node)] if spelling is not None
+            ]
+        return self._named
 
     def supplied(self, locations: Locations) -> Supplied:
         """What the names the file imports from other modules of its project may be
@@ -606,35 +619,34 @@ def _spelling(node: ast.AST) -> Optional[str]:
     return ".".join(parts) if parts is not None else None
 
 
-def _aliased(index: ModuleIndex, spellings: Collection[str]) -> Set[str]:
+def _aliased(index: ModuleIndex, named: List[Tuple[ast.AST, str]], spellings: Collection[str]) -> Set[str]:
     """``spellings`` and the names the text assigns one of them to, wherever it stands
     (``m = paths``, ``go = m.swap``, ``self._mv = go``), to a fixed point: from each
-    node that spells one up to the assignments whose value holds it."""
+    node that spells one (of ``named``, ``Scan._spelt_nodes``) up to the assignments
+    whose value holds it."""
     spelt = set(spellings)
-    named = [
-        (node, spelling) for node in index.nodes if type(node) is ast.Name or type(node) is ast.Attribute
-        for spelling in [_spelling(node)] if spelling is not None
-    ]
-    parents = index.parents
     fresh = set(spelt)
     while fresh:
         grown: Set[str] = set()
         for node, spelling in named:
-            if spelling not in fresh:
-                continue
-            child: ast.AST = node
-            parent = parents.get(node)
-            while parent is not None:
-                if isinstance(parent, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and parent.value is child:
-                    for target in parent.targets if isinstance(parent, ast.Assign) else [parent.target]:
-                        elements = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
-                        grown.update(filter(None, map(_spelling, elements)))
-                if isinstance(parent, ast.stmt):
-                    break
-                child, parent = parent, parents.get(parent)
+            if spelling in fresh:
+                grown.update(_assigned_from(index, node))
         fresh = grown - spelt
         spelt |= fresh
     return spelt
+
+
+def _assigned_from(index: ModuleIndex, node: ast.AST) -> Iterator[str]:
+    """How the targets of each assignment whose value holds ``node`` are spelt (within its statement)."""
+    child, parent = node, index.parents.get(node)
+    while parent is not None:
+        if isinstance(parent, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and parent.value is child:
+            for target in parent.targets if isinstance(parent, ast.Assign) else [parent.target]:
+                elements = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+                yield from filter(None, map(_spelling, elements))
+        if isinstance(parent, ast.stmt):
+            return
+        child, parent = parent, index.parents.get(parent)
 
 
 def _move_like(index: ModuleIndex, candidates: Iterable[ast.AST]) -> Iterator[ast.AST]:
