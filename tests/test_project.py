@@ -249,6 +249,26 @@ _SHAPES = {
         "    publish(a, b)\n"
     ),
     "pkg/more.py": "from .helpers import relay\ndef forward(x, y):\n    relay(x, y)\n",
+    # Functions defined in module-level blocks: a move, and the locations it is given.
+    "pkg/platform.py": (
+        "import os\n"
+        "import sys\n"
+        "if sys.platform == 'win32':\n"
+        "    def publish_here(src, dst):\n"
+        "        os.replace(src, dst)\n"
+        "else:\n"
+        "    def publish_here(src, dst):\n"
+        "\n"
+        "        os.rename(src, dst)\n"
+        "try:\n"
+        "    import platformdirs\n"
+        "except ImportError:\n"
+        "    def spool_dir():\n"
+        "        return '/tmp/spool'\n"
+        "\n"
+        "    def cache_root():\n"
+        "        return os.environ.get('XDG_CACHE_HOME', '/var/cache')\n"
+    ),
 }
 _USERS = {
     "read_off": "import pkg.compat as c\nfrom pkg import paths\ndef f(name):\n    c.swap(paths.STAGE + name, paths.BASE)\n",
@@ -260,6 +280,8 @@ _USERS = {
     "helper": "from pkg.helpers import publish\nfrom pkg import paths\ndef f(name):\n    publish(paths.STAGE + name, paths.BASE)\n",
     "path_helper": "from pkg import helpers, paths\nfrom pathlib import Path\ndef f(name):\n    helpers.install(Path(paths.STAGE) / name, paths.BASE)\n",
     "helper_chain": "from pkg.more import forward\nfrom pkg import paths\ndef f(name):\n    forward(paths.STAGE + name, paths.BASE)\n",
+    "block_helper": "from pkg.platform import publish_here\nfrom pkg import paths\ndef f(name):\n    publish_here(paths.STAGE + name, paths.BASE)\n",
+    "block_location": "from pkg.helpers import publish\nfrom pkg.platform import spool_dir, cache_root\ndef f(name):\n    publish(spool_dir() + name, cache_root())\n",
 }
 
 
@@ -284,8 +306,9 @@ def _shape_findings(tmp_path: Path, shape: str, user: str) -> Tuple[List[Tuple[i
 def test_the_scan_keeps_what_the_index_finds_through_each_shape(shape: str, tmp_path: Path) -> None:
     """A module read off, a module used as a value, a library star import, a multi-line
     alias, a chained assignment, an alias assigned in the file, a re-export through another
-    module, and functions that rename (by an alias of ``os``, a ``Path`` method, a chain of
-    two modules): linting with the index finds the move, and the cheap scan keeps it."""
+    module, functions that rename (by an alias of ``os``, a ``Path`` method, a chain of
+    two modules), and functions defined in module-level blocks that rename or return the
+    locations: linting with the index finds the move, and the cheap scan keeps it."""
     whole, scanned = _shape_findings(tmp_path, shape, _USERS[shape])
     assert whole == [(4, "XDV101")]
     assert scanned == whole
@@ -299,7 +322,7 @@ def test_the_scan_keeps_a_swallowed_move_through_each_shape(shape: str, tmp_path
     or ``go = swap``. A helper that moves is not a move that raises ``EXDEV`` for XDV202."""
     head, call = _USERS[shape].rstrip("\n").rsplit("\n    ", 1)
     whole, scanned = _shape_findings(tmp_path, shape, f"{head}\n    try:\n        {call}\n    except OSError:\n        pass\n")
-    helper = shape.endswith("helper") or shape == "helper_chain"
+    helper = shape.endswith("helper") or shape in ("helper_chain", "block_location")
     assert whole == [(5, "XDV101")] + ([] if helper else [(6, "XDV202")])
     assert scanned == whole
 
@@ -388,6 +411,9 @@ def test_callee_names_reach_through_a_cycle_of_imports_and_calls_off_an_imported
         ("import os\nos.link('a', 'b')\n", set()),  # a call makes no alias
         ("def f(t):\n    return t.replace(tzinfo=None)\n", set()),  # no path method's call
         ("def f(p, q):\n    p.replace(q)\n", {"f"}),
+        # A function defined in a module-level block, to the first line indented no deeper
+        # (a blank line with a CR is no such line).
+        ("import sys\r\nif sys.argv:\r\n    def f(p, q):\r\n\r\n        p.replace(q)\r\nelse:\r\n    def g(): pass\r\n", {"f"}),
     ],
 )
 def test_a_text_binds_a_scanned_function_only_where_it_may(tmp_path: Path, text: str, bound: set) -> None:

@@ -892,7 +892,9 @@ def _module_text(path: str) -> Optional[Tuple[str, Dict[str, str]]]:
     each top-level function, by name (what it may do for callers, ``exports``). A body runs
     from a line starting (at column 0) with ``def``, ``async def``, ``class`` or ``@`` to
     the next line that starts at column 0 with anything but a closing bracket or a
-    comment; a line of a multi-line string at column 0 ends one early, which keeps more."""
+    comment; a line of a multi-line string at column 0 ends one early, which keeps more.
+    A function defined in a module-level block (``if sys.platform == ...:``, ``try:``) is
+    a top-level function too (``_nested_defs``); its text stays in the module's as well."""
     try:
         with open(path, "rb") as handle:
             source = handle.read().decode("latin-1")
@@ -906,7 +908,7 @@ def _module_text(path: str) -> Optional[Tuple[str, Dict[str, str]]]:
         body = _BODY.search(source, start - 1)
         if body is None:
             kept.append(source[start:])
-            return "".join(kept), defs
+            return _nested_defs("".join(kept), defs)
         line = body.start() + 1
         kept.append(source[start:line])
         while True:
@@ -915,11 +917,43 @@ def _module_text(path: str) -> Optional[Tuple[str, Dict[str, str]]]:
             if source.startswith(("def", "async"), line):
                 _add_def(defs, source[line:end])
             if after is None:
-                return "".join(kept), defs
+                return _nested_defs("".join(kept), defs)
             line = end
             if after.group(1) is None:
                 break
         start = line
+
+
+def _nested_defs(text: str, defs: Dict[str, str]) -> Tuple[str, Dict[str, str]]:
+    """Module-level ``text`` and ``defs`` with the functions defined in its blocks added:
+    each ``def`` that starts an indented line (the bodies of top-level functions and
+    classes are cut out of ``text`` already), to the next line indented no deeper. A
+    ``def`` in a string, or a method of a class in a block, adds a name: more only costs
+    time. (``str.find``: most module texts spell no ``def`` at all.)"""
+    at = text.find("def")
+    while at != -1:
+        line = text.rfind("\n", 0, at) + 1
+        head = text[line:at]
+        keyword = head.lstrip(" \t")
+        indent = len(head) - len(keyword)
+        if indent and keyword in ("", "async ", "async\t") and _DEF_NAME.match(text, at):
+            _add_def(defs, text[line + indent : _block_end(text, at, indent)])
+        at = text.find("def", at + 3)
+    return text, defs
+
+
+def _block_end(text: str, start: int, indent: int) -> int:
+    """Where the block of a statement indented by ``indent`` that holds ``start`` ends: at
+    the first line after it indented no deeper (blank lines and comments aside)."""
+    end = text.find("\n", start)
+    while end != -1:
+        following = text.find("\n", end + 1)
+        line = text[end + 1 : following if following != -1 else len(text)]
+        stripped = line.lstrip(" \t")
+        if stripped.strip() and not stripped.startswith("#") and len(line) - len(stripped) <= indent:
+            return end + 1
+        end = following
+    return len(text)
 
 
 def _add_def(defs: Dict[str, str], text: str) -> None:
