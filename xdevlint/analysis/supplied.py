@@ -36,7 +36,7 @@ from xdevlint.model import Dependencies
 class Supplied:
     """What the names a file imports from project modules may bring it, for the scan's
     gates: library functions (``callees``: a move alias, a temp factory), locations, and
-    how the file spells what brings them (``spellings``: ``publish``, ``paths.CACHE_ROOT``).
+    how the file spells what brings a callee (``spellings``: ``publish``, ``helpers.publish``).
 
     Each is worked out when first asked, and only from the names the file uses: those it
     imports by name, and, of a module it imports, the names of it that the file's text
@@ -51,7 +51,7 @@ class Supplied:
         self._reads: Optional[Set[str]] = None  # the attributes the text reads (``.Y``)
         self._bare: Optional[str] = None  # the text without its import statements
         self._found: Dict[bool, FrozenSet[str]] = {}
-        self._spellings: Dict[str, Set[str]] = {}  # each of ``spellings``: the callees and locations it brings
+        self._spellings: Dict[str, Set[str]] = {}  # each of ``spellings``: the callees it brings
         #: The project as the callees' question sees it (``Project.scanned_only``).
         self._scanning: Optional[Project] = None
 
@@ -79,12 +79,13 @@ class Supplied:
 
     @property
     def spellings(self) -> FrozenSet[str]:
-        """How the text spells what brings a callee or a location: a name it imports
-        (``publish``), or an attribute read off a module it imports (``paths.CACHE``,
-        ``a.b.CACHE``); a module's name alone when the text uses the module as a value."""
-        self._gather(True)
-        self._gather(False)
-        return frozenset(self._spellings)
+        """How the text spells what brings a callee (a move alias, a helper that moves or
+        makes a temp): a name it imports (``publish``), or an attribute read off a module
+        it imports (``helpers.publish``, ``a.b.publish``); a module's name alone when the
+        text uses the module as a value. (What brings a location is no callee: the focus
+        keeps the parts that use one as it keeps those that use a location of the file's
+        own, when a kept part names them.)"""
+        return self.spellings_of(SCANNED_CALLEES)
 
     def spellings_of(self, callees: FrozenSet[str]) -> FrozenSet[str]:
         """The ``spellings`` of what brings one of ``callees``."""
@@ -103,11 +104,11 @@ class Supplied:
                     function = resolved.function
                     if callees:
                         hit = (resolved.callees | (function.scanned if function else frozenset())) & SCANNED_CALLEES
+                        if hit:
+                            self._spellings.setdefault(spelt, set()).update(hit)
                     else:
                         hit = resolved.locations | (function.locations if function else frozenset())
-                    if hit:
-                        found |= hit
-                        self._spellings.setdefault(spelt, set()).update(hit)
+                    found |= hit
         self._found[callees] = frozenset(found)
         return self._found[callees]
 

@@ -152,7 +152,7 @@ class Scan:
             return set()
         found = {id(node) for node in (*_move_calls(index), *_move_like(index, index.nodes))}
         spellings = self.supplied(locations).spellings
-        if spellings:  # a move alias, a temp factory or a location from the project
+        if spellings:  # a move alias or a helper that moves or makes a temp, from the project
             named = self._spelt_nodes()
             spelt = _aliased(index, named, spellings)
             found.update(id(node) for node, spelling in named if spelling in spelt)
