@@ -269,6 +269,13 @@ _SHAPES = {
         "    def cache_root():\n"
         "        return os.environ.get('XDG_CACHE_HOME', '/var/cache')\n"
     ),
+    # Constants whose annotation runs over lines: the ``=`` stands lines below the name.
+    "pkg/typed.py": (
+        "import os\n"
+        "from typing import Final\n"
+        "TYPED_STAGE: Final[\n    str\n] = '/tmp/typed'\n"
+        "TYPED_CACHE: Final[\n    str\n] = os.environ.get('XDG_CACHE_HOME', '/var/cache')\n"
+    ),
 }
 _USERS = {
     "read_off": "import pkg.compat as c\nfrom pkg import paths\ndef f(name):\n    c.swap(paths.STAGE + name, paths.BASE)\n",
@@ -281,6 +288,7 @@ _USERS = {
     "path_helper": "from pkg import helpers, paths\nfrom pathlib import Path\ndef f(name):\n    helpers.install(Path(paths.STAGE) / name, paths.BASE)\n",
     "helper_chain": "from pkg.more import forward\nfrom pkg import paths\ndef f(name):\n    forward(paths.STAGE + name, paths.BASE)\n",
     "block_helper": "from pkg.platform import publish_here\nfrom pkg import paths\ndef f(name):\n    publish_here(paths.STAGE + name, paths.BASE)\n",
+    "annotated": "from pkg import helpers, typed\n# constants annotated over lines\ndef f(name):\n    helpers.publish(typed.TYPED_STAGE + name, typed.TYPED_CACHE)\n",
     "block_location": "from pkg.helpers import publish\nfrom pkg.platform import spool_dir, cache_root\ndef f(name):\n    publish(spool_dir() + name, cache_root())\n",
 }
 
@@ -307,8 +315,9 @@ def test_the_scan_keeps_what_the_index_finds_through_each_shape(shape: str, tmp_
     """A module read off, a module used as a value, a library star import, a multi-line
     alias, a chained assignment, an alias assigned in the file, a re-export through another
     module, functions that rename (by an alias of ``os``, a ``Path`` method, a chain of
-    two modules), and functions defined in module-level blocks that rename or return the
-    locations: linting with the index finds the move, and the cheap scan keeps it."""
+    two modules), functions defined in module-level blocks that rename or return the
+    locations, and constants annotated over lines: linting with the index finds the
+    move, and the cheap scan keeps it."""
     whole, scanned = _shape_findings(tmp_path, shape, _USERS[shape])
     assert whole == [(4, "XDV101")]
     assert scanned == whole
@@ -322,7 +331,7 @@ def test_the_scan_keeps_a_swallowed_move_through_each_shape(shape: str, tmp_path
     or ``go = swap``. A helper that moves is not a move that raises ``EXDEV`` for XDV202."""
     head, call = _USERS[shape].rstrip("\n").rsplit("\n    ", 1)
     whole, scanned = _shape_findings(tmp_path, shape, f"{head}\n    try:\n        {call}\n    except OSError:\n        pass\n")
-    helper = shape.endswith("helper") or shape in ("helper_chain", "block_location")
+    helper = shape.endswith("helper") or shape in ("helper_chain", "block_location", "annotated")
     assert whole == [(5, "XDV101")] + ([] if helper else [(6, "XDV202")])
     assert scanned == whole
 
@@ -529,3 +538,19 @@ def test_the_analysis_resolves_only_the_imported_names_the_file_uses(tmp_path: P
     assert [(f.span.line, f.code) for f in found] == [(4, "XDV101")]
     assert "pkg.helpers.publish" in asked
     assert "pkg.helpers.spare" not in asked
+
+
+def test_a_name_no_text_binds_resolves_to_nothing_unparsed_and_again_once_its_module_binds_it(tmp_path: Path) -> None:
+    """A class (or no binding at all) is nothing to callers: ``names_of`` rules it out
+    without a parse of its module. The answer rests on the module's text: once the
+    module binds the name, a later project (a server's next check) resolves it."""
+    proj = _project_of(tmp_path, {"pkg/__init__.py": "", "pkg/paths.py": "class Cache:\n    ROOT = '/tmp'\n"})
+    assert proj.resolve("pkg.paths.Cache") is None and proj.resolve("pkg.paths.STAGE") is None
+    assert project._SUMMARIES == {}
+    (tmp_path / "pkg" / "paths.py").write_text("class Cache:\n    ROOT = '/tmp'\n\nSTAGE: Final[\n    str\n] = '/tmp/stage'\n")
+    project_text._SWEPT[0] = 0.0  # the next file's view looks for changed texts now
+    view = project.view_for(str(tmp_path / "pkg" / "__init__.py"), DEFAULT)
+    assert view is not None
+    stage = view.resolve("pkg.paths.STAGE")
+    assert stage is not None and stage.locations == {"temp"} and stage.literal == "/tmp/stage"
+    assert view.resolve("pkg.paths.Cache") is None

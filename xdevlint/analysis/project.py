@@ -372,11 +372,14 @@ class Project:
 
     def saw(self, texts: Collection[Tuple[str, Stamp]]) -> None:
         """The filter read these module texts (path, stamp), or took an answer from its
-        memo that rests on them: so does what this project works out."""
+        memo that rests on them: so does what this project works out, and the
+        resolution under way (``names_of`` rules a name out)."""
         key = id(texts)  # the dicts keep ``texts`` alive, so its id is not reused meanwhile
         self._read[key] = texts
         for frame in self._reading:
             frame[key] = texts
+        if self._deps:
+            self._deps[-1].update(texts)
 
     def saw_closure(self, texts: int) -> None:
         """``saw`` for the module texts an int's bits number (``_numbered``)."""
@@ -478,6 +481,8 @@ class Project:
         module, _, name = qualified.rpartition(".")
         if not module:
             return None
+        if name.isascii() and self.is_module(module) and name not in names_of(self, module):
+            return None  # no text of it binds the name (a class): not worth parsing
         summary = self.summary(module)
         if summary is None:
             # ``pkg.mod.attr.more``: ``pkg.mod.attr`` may be an alias of a library module.
@@ -610,8 +615,6 @@ def _library(qualified: str, locations: Locations) -> Resolved:
 _FILES: Dict[Tuple[str, ...], Dict[str, Optional[Tuple[str, bool]]]] = {}
 #: ``Project.imported``, by search roots.
 _IMPORTED: Dict[Tuple[str, ...], Dict[Tuple[str, Optional[str], str, Optional[str]], Tuple[Tuple[str, Optional[str], str], ...]]] = {}
-#: The paths of the files summarised (parsed) in this process, in order: what the index read.
-PARSED: List[str] = []
 _SUMMARIES: Dict[str, Tuple[Stamp, str, Optional[Summary]]] = {}
 #: What each name resolved to, by (search roots, locations, qualified name), with the
 #: summaries (path, stamp) the answer rests on.
@@ -634,7 +637,6 @@ def _cached_summary(path: str, stamp: Stamp, module: str, is_package: bool) -> O
     if cached is not None and cached[0] == stamp and cached[1] == module:
         return cached[2]
     summary = _summarise(path, module, is_package)
-    PARSED.append(path)
     _SUMMARIES[path] = (stamp, module, summary)
     return summary
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import time
 from bisect import bisect_right
+from keyword import iskeyword
 from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, Iterator, KeysView, List, Match, Optional, Pattern, Set, Tuple
 
 from xdevlint.analysis import names
@@ -310,10 +311,13 @@ class _Text:
     def starts(self) -> Dict[str, Tuple[int, ...]]:
         """Where each statement that may assign a name starts, by the name."""
         if self._starts is None:
-            starts: Dict[str, List[int]] = {}
+            starts: Dict[str, Set[int]] = {}
             for match in _assignments(self.source):
-                starts.setdefault(match.group(1), []).append(match.start())
-            self._starts = {name: tuple(at) for name, at in starts.items()}
+                starts.setdefault(match.group(1), set()).add(match.start())
+            for match in _ANNOTATED.finditer(self.source):
+                if not iskeyword(match.group(1)):
+                    starts.setdefault(match.group(1), set()).add(match.start(1))
+            self._starts = {name: tuple(sorted(at)) for name, at in starts.items()}
         return self._starts
 
     @property
@@ -425,6 +429,11 @@ _STRING = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
 #: Python 3.9's stand-in for a possessive quantifier): tried at every character and
 #: backtracking through every word, it cost a module's text quadratic time in its words.
 _ASSIGNED = re.compile(r"(?<!\w)(?=([^\W\d]\w*))\1\)*(?:[ \t]|\\\r?\n)*(?::[^=\n]*)?=(?!=)")
+
+#: An annotated name that starts a line (``X: Final[\n    str\n] = ...``): its ``=`` may
+#: stand lines below, where ``_assignments`` does not look back from. (``X: int``
+#: alone binds nothing: more names only cost time.)
+_ANNOTATED = re.compile(r"^[ \t]*([^\W\d]\w*)[ \t]*:(?!=)", re.M)
 
 
 def _assignments(source: str) -> Iterator[Match[str]]:
