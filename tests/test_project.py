@@ -269,6 +269,16 @@ _SHAPES = {
         "    def cache_root():\n"
         "        return os.environ.get('XDG_CACHE_HOME', '/var/cache')\n"
     ),
+    # A helper whose docstring has a line at column 0: its body goes on past it.
+    "pkg/documented.py": (
+        "import os\n"
+        "def publish_documented(src, dst):\n"
+        "    \"\"\"Publish ``src`` at ``dst``.\n"
+        "\n"
+        "Usage: publish_documented(a, b)\n"
+        "    \"\"\"\n"
+        "    os.rename(src, dst)\n"
+    ),
     # Constants whose annotation runs over lines: the ``=`` stands lines below the name.
     "pkg/typed.py": (
         "import os\n"
@@ -288,6 +298,7 @@ _USERS = {
     "path_helper": "from pkg import helpers, paths\nfrom pathlib import Path\ndef f(name):\n    helpers.install(Path(paths.STAGE) / name, paths.BASE)\n",
     "helper_chain": "from pkg.more import forward\nfrom pkg import paths\ndef f(name):\n    forward(paths.STAGE + name, paths.BASE)\n",
     "block_helper": "from pkg.platform import publish_here\nfrom pkg import paths\ndef f(name):\n    publish_here(paths.STAGE + name, paths.BASE)\n",
+    "docstring_helper": "from pkg.documented import publish_documented\nfrom pkg import paths\ndef f(name):\n    publish_documented(paths.STAGE + name, paths.BASE)\n",
     "annotated": "from pkg import helpers, typed\n# constants annotated over lines\ndef f(name):\n    helpers.publish(typed.TYPED_STAGE + name, typed.TYPED_CACHE)\n",
     "block_location": "from pkg.helpers import publish\nfrom pkg.platform import spool_dir, cache_root\ndef f(name):\n    publish(spool_dir() + name, cache_root())\n",
 }
@@ -315,9 +326,9 @@ def test_the_scan_keeps_what_the_index_finds_through_each_shape(shape: str, tmp_
     """A module read off, a module used as a value, a library star import, a multi-line
     alias, a chained assignment, an alias assigned in the file, a re-export through another
     module, functions that rename (by an alias of ``os``, a ``Path`` method, a chain of
-    two modules), functions defined in module-level blocks that rename or return the
-    locations, and constants annotated over lines: linting with the index finds the
-    move, and the cheap scan keeps it."""
+    two modules, past a docstring's line at column 0), functions defined in module-level
+    blocks that rename or return the locations, and constants annotated over lines:
+    linting with the index finds the move, and the cheap scan keeps it."""
     whole, scanned = _shape_findings(tmp_path, shape, _USERS[shape])
     assert whole == [(4, "XDV101")]
     assert scanned == whole

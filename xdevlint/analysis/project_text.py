@@ -901,7 +901,8 @@ def _module_text(path: str) -> Optional[Tuple[str, Dict[str, str]]]:
     each top-level function, by name (what it may do for callers, ``exports``). A body runs
     from a line starting (at column 0) with ``def``, ``async def``, ``class`` or ``@`` to
     the next line that starts at column 0 with anything but a closing bracket or a
-    comment; a line of a multi-line string at column 0 ends one early, which keeps more.
+    comment; a line of a multi-line string at column 0 ends one early, which keeps more
+    module text (a function's text goes on past it: ``_past_strings``).
     A function defined in a module-level block (``if sys.platform == ...:``, ``try:``) is
     a top-level function too (``_nested_defs``); its text stays in the module's as well."""
     try:
@@ -924,13 +925,23 @@ def _module_text(path: str) -> Optional[Tuple[str, Dict[str, str]]]:
             after = _TOP_LINE.search(source, line)
             end = after.start() + 1 if after is not None else len(source)
             if source.startswith(("def", "async"), line):
-                _add_def(defs, source[line:end])
+                _add_def(defs, source[line : _past_strings(source, line, end)])
             if after is None:
                 return _nested_defs("".join(kept), defs)
             line = end
             if after.group(1) is None:
                 break
         start = line
+
+
+def _past_strings(source: str, start: int, end: int) -> int:
+    """``end``, or past it while the text from ``start`` opens a triple-quoted string it
+    does not close: a line of a docstring at column 0 does not end a function. (What
+    follows stays in the module's text too: a stray triple quote only makes both longer.)"""
+    while end < len(source) and (source.count('"""', start, end) % 2 or source.count("'''", start, end) % 2):
+        after = _TOP_LINE.search(source, end)
+        end = after.start() + 1 if after is not None else len(source)
+    return end
 
 
 def _nested_defs(text: str, defs: Dict[str, str]) -> Tuple[str, Dict[str, str]]:
