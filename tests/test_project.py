@@ -431,6 +431,9 @@ def test_callee_names_reach_through_a_cycle_of_imports_and_calls_off_an_imported
         ("import os\nos.link('a', 'b')\n", set()),  # a call makes no alias
         ("def f(t):\n    return t.replace(tzinfo=None)\n", set()),  # no path method's call
         ("def f(p, q):\n    p.replace(q)\n", {"f"}),
+        # A call on the line below a comment that ends in a full stop ("symlink.") is
+        # still a call of its own name, not an attribute of the comment's last word.
+        ("import os\ndef g(a, b):\n    os.rename(a, b)\ndef f(a, b):\n    # no write through a symlink.\n    g(a, b)\n", {"g", "f"}),
         # A function defined in a module-level block, to the first line indented no deeper
         # (a blank line with a CR is no such line).
         ("import sys\r\nif sys.argv:\r\n    def f(p, q):\r\n\r\n        p.replace(q)\r\nelse:\r\n    def g(): pass\r\n", {"f"}),
@@ -439,6 +442,29 @@ def test_callee_names_reach_through_a_cycle_of_imports_and_calls_off_an_imported
 def test_a_text_binds_a_scanned_function_only_where_it_may(tmp_path: Path, text: str, bound: set) -> None:
     proj = _project_of(tmp_path, {"pkg/__init__.py": "", "pkg/m.py": text})
     assert project_text.callee_names(proj, "pkg.m") == bound
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "location"),
+    [
+        # A well-known library constant, imported by name.
+        ("from huggingface_hub.constants import HF_HOME\n", "HF_HOME", "cache"),
+        # A function that returns a constant it never calls.
+        ("from pkg.paths import BASE\ndef target(chosen=None):\n    if chosen is None:\n        chosen = BASE\n    return chosen\n", "target", "cache"),
+        # A function that returns what a temp factory made.
+        ("import tempfile\ndef scratch():\n    fd, path = tempfile.mkstemp()\n    return path\n", "scratch", "temp"),
+    ],
+)
+def test_what_resolves_to_a_location_the_text_filter_says_may(tmp_path: Path, text: str, name: str, location: str) -> None:
+    """``may_bind`` answers for the gates what the resolution would: it may say yes where
+    the resolution finds nothing, never no where it finds a location (on real code:
+    ``bench/index_filter_audit.py``)."""
+    files = {"pkg/__init__.py": "", "pkg/paths.py": _SHAPES["pkg/paths.py"], "pkg/m.py": text}
+    proj = _project_of(tmp_path, files)
+    resolved = proj.resolve(f"pkg.m.{name}")
+    assert resolved is not None
+    assert location in resolved.locations | (resolved.function.locations if resolved.function else frozenset())
+    assert project_text.may_bind(proj, "pkg.m", name)
 
 
 def test_a_star_import_of_os_binds_its_move_functions(tmp_path: Path) -> None:

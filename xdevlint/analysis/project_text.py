@@ -74,6 +74,9 @@ def _may_help_any(defs: Dict[str, str]) -> bool:
 
 
 _TEMP_DIR_LAST_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.TEMP_DIR_ATTRIBUTES)
+#: The library constants that are locations, as (module, name): what ``from
+#: huggingface_hub.constants import HF_HOME`` binds is one (``names.LIBRARY_LOCATIONS``).
+_LIBRARY_LOCATED = frozenset(tuple(q.rsplit(".", 1)) for q in names.LIBRARY_LOCATIONS)
 
 
 def _known_by_module() -> Dict[str, FrozenSet[str]]:
@@ -102,6 +105,9 @@ _NAME = re.compile(r"[\w.*]+(?:\s+as\s+\w+)?")
 WORD = re.compile(r"[^\W\d]\w*")  # identifiers
 #: The first name of each call's dotted callee (``helpers`` of ``helpers.publish(...)``).
 _CALLED = re.compile(r"([^\W\d]\w*)(?:\s*\.\s*[^\W\d]\w*)*\s*\(")
+#: Each name called directly: ``_CALLED`` alone takes ``x.\n  publish(`` for a chain off
+#: ``x`` when ``x.`` ends a comment's sentence on the line above.
+_CALLED_DIRECTLY = re.compile(r"([^\W\d]\w*)\s*\(")
 READ = re.compile(r"\.\s*([^\W\d]\w*)")  # attributes read
 
 #: What an import brings: (module, the name imported from it or None for the module
@@ -203,7 +209,8 @@ class _Text:
     it imports (``imports``: ``named`` by local name, (module, name); ``stars``;
     ``modules``: local name -> the modules it binds, whose attributes ``reads`` finds) and
     the local names its imports bind (``imported``; ``aliases``: of a scanned function,
-    ``temp_aliases``: of the temp directory, from a library; ``starred``: a library star
+    ``located``: of the temp directory or a well-known constant that is a location, from
+    a library (``_LIBRARY_LOCATED``); ``starred``: a library star
     import's). The marks of a scanned function (``callee_names`` starts from them): those
     aliases, a read of one (``alias_read``: ``swap = os.replace``), and the top-level
     functions (their text, ``defs``, is kept apart) that name one (``helpers``: they may
@@ -216,7 +223,7 @@ class _Text:
 
     __slots__ = (
         "module", "stamp", "source", "defs", "helpers", "locations", "_starts", "statements", "imported", "aliases",
-        "temp_aliases", "starred", "named", "stars", "modules", "imports", "_reads", "seen", "bit", "_edges", "alias_read",
+        "located", "starred", "named", "stars", "modules", "imports", "_reads", "seen", "bit", "_edges", "alias_read",
         "_spans", "_called",
     )
 
@@ -236,7 +243,9 @@ class _Text:
         self.imported = _frozen(local or name.split(".", 1)[0] for spec, name, local in items if name != "*")
         from_items = [(spec, name, local or name) for spec, name, local in items if spec is not None]
         self.aliases = _frozen(local for _, name, local in from_items if name in _CALLEE_LAST_NAMES)
-        self.temp_aliases = _frozen(local for _, name, local in from_items if name in _TEMP_DIR_LAST_NAMES)
+        self.located = _frozen(
+            local for spec, name, local in from_items if name in _TEMP_DIR_LAST_NAMES or (spec, name) in _LIBRARY_LOCATED
+        )
         star_sources = {spec for spec, name, _ in from_items if name == "*"}
         self.starred = _frozen(n for spec in star_sources for n in _KNOWN_BY_MODULE.get(spec, ()))
         # Reads an alias (``os.replace`` not called), imports one by name, or star-imports a module that has one.
@@ -291,10 +300,12 @@ class _Text:
         return self._spans
 
     def called(self, name: str) -> FrozenSet[str]:
-        """The first name of each callee the top-level function ``name`` calls (``_CALLED``)."""
+        """The first name of each callee the top-level function ``name`` calls (``_CALLED``),
+        and each name it calls directly (``_CALLED_DIRECTLY``)."""
         found = self._called.get(name)
         if found is None:
-            found = self._called[name] = frozenset(_CALLED.findall(self.defs[name]))
+            body = self.defs[name]
+            found = self._called[name] = frozenset(_CALLED.findall(body)) | frozenset(_CALLED_DIRECTLY.findall(body))
         return found
 
     def marked(self, locations: Locations) -> bool:
@@ -305,7 +316,7 @@ class _Text:
             spelled = self.locations[locations] = _spells_location(self.source.lower(), locations) or any(
                 _spells_location(body.lower(), locations) for body in self.defs.values()
             )
-        return spelled or bool(self.temp_aliases)
+        return spelled or bool(self.located)
 
     @property
     def starts(self) -> Dict[str, Tuple[int, ...]]:
@@ -352,15 +363,16 @@ class _Text:
         An assigned name's value is spelt in its statement: it may be a location there, or
         come from the names the statement spells (imported, assigned in this module, or
         from a star import). A function's may come from its text: a location, or the names
-        it calls (a helper). An imported name comes from its import (``from tempfile
-        import gettempdir as tmp`` is one); any other (a ``class``, or none) only from a
-        star import."""
+        it spells (a helper it calls, a constant it returns). An imported name comes from
+        its import (``from tempfile import gettempdir as tmp`` is one, and ``from
+        huggingface_hub.constants import HF_HOME``); any other (a ``class``, or none) only
+        from a star import."""
         if name is None:
             named = [edge for pairs in self.named.values() for edge in pairs]
             reads = [edge for local in self.modules for edge in self.reads(local)]
             stars: List[Tuple[str, Optional[str]]] = [(star, None) for star in self.stars]
             return self.marked(locations), [*named, *stars, *reads]
-        hit = name in self.temp_aliases
+        hit = name in self.located
         body = self.defs.get(name)
         texts = self.statements_of(name) if body is None else [*self.statements_of(name), body]
         for statement in texts:
@@ -378,12 +390,12 @@ class _Text:
         edges = [(star, name) for star in self.stars]
         if name in self.imported:
             edges.extend(self.named.get(name, ()))
-        texts = [(statement, WORD) for statement in self.statements_of(name)]
+        texts = self.statements_of(name)
         body = self.defs.get(name)
         if body is not None:
-            texts.append((body, _CALLED))  # a function supplies what it calls, not every name it spells
-        for statement, spelled in texts:
-            for word in set(spelled.findall(statement)):
+            texts = [*texts, body]
+        for statement in texts:
+            for word in set(WORD.findall(statement)):
                 if word != name:
                     edges.append((self.module, word))
                     edges.extend((star, word) for star in self.stars)
@@ -997,7 +1009,8 @@ def _spells_location(lowered: str, locations: Locations) -> bool:
     """Whether a module's lowered text may bind a location: it holds a name pattern's
     literal run anywhere (``*cache*`` matches ``lru_cache``), or, as a whole word, an
     environment variable, a configured call's last component, a path's last segment
-    (``tmp``: a literal is ``/tmp`` or below it) or a temp directory function's name."""
+    (``tmp``: a literal is ``/tmp`` or below it), a temp directory function's name or a
+    temp factory's (what it makes is a temp)."""
     runs, words = _location_tokens(locations)
     if any(run in lowered for run in runs):
         return True
@@ -1017,7 +1030,8 @@ def _location_tokens(locations: Locations) -> Tuple[Tuple[str, ...], Tuple[str, 
     tokens = _LOCATION_TOKENS.get(locations)
     if tokens is None:
         runs: Set[str] = set()
-        words = {q.rsplit(".", 1)[-1].lower() for q in names.TEMP_DIR_ATTRIBUTES | names.TEMP_DIR_CALLS}
+        # A temp factory's result is a temp: a function that returns or moves one brings the location.
+        words = {q.rsplit(".", 1)[-1].lower() for q in names.TEMP_DIR_ATTRIBUTES | names.TEMP_DIR_CALLS | names.TEMP_FACTORIES.keys()}
         for location in locations.locations:
             runs.update(literal_fragment(p) for p in location.names)
             words.update(v.lower() for v in location.env)
