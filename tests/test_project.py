@@ -437,6 +437,7 @@ def test_callee_names_reach_through_a_cycle_of_imports_and_calls_off_an_imported
         # A function defined in a module-level block, to the first line indented no deeper
         # (a blank line with a CR is no such line).
         ("import sys\r\nif sys.argv:\r\n    def f(p, q):\r\n\r\n        p.replace(q)\r\nelse:\r\n    def g(): pass\r\n", {"f"}),
+        ("try:\n    import x\nexcept ImportError:\n    async  def f(p, q):\n        p.replace(q)\n    asyncdef = 1\n", {"f"}),
     ],
 )
 def test_a_text_binds_a_scanned_function_only_where_it_may(tmp_path: Path, text: str, bound: set) -> None:

@@ -969,9 +969,9 @@ def _nested_defs(text: str, defs: Dict[str, str]) -> Tuple[str, Dict[str, str]]:
     while at != -1:
         line = text.rfind("\n", 0, at) + 1
         head = text[line:at]
-        keyword = head.lstrip(" \t")
+        keyword = head.lstrip(" \t")  # nothing, or ``async`` and blanks
         indent = len(head) - len(keyword)
-        if indent and keyword in ("", "async ", "async\t") and _DEF_NAME.match(text, at):
+        if indent and keyword.rstrip(" \t") in ("", "async") and keyword != "async" and _DEF_NAME.match(text, at):
             _add_def(defs, text[line + indent : _block_end(text, at, indent)])
         at = text.find("def", at + 3)
     return text, defs
