@@ -614,7 +614,7 @@ def _library(qualified: str, locations: Locations) -> Resolved:
 #: Where each module is, by search roots, then module name (``Project.find``).
 _FILES: Dict[Tuple[str, ...], Dict[str, Optional[Tuple[str, bool]]]] = {}
 #: ``Project.imported``, by search roots.
-_IMPORTED: Dict[Tuple[str, ...], Dict[Tuple[str, Optional[str], str, Optional[str]], Tuple[Tuple[str, Optional[str], str], ...]]] = {}
+_IMPORTED: Dict[Tuple[str, ...], Dict[Tuple[Optional[str], str, Optional[str]], Tuple[Tuple[str, Optional[str], str], ...]]] = {}
 _SUMMARIES: Dict[str, Tuple[Stamp, str, Optional[Summary]]] = {}
 #: What each name resolved to, by (search roots, locations, qualified name), with the
 #: summaries (path, stamp) the answer rests on.

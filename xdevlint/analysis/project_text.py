@@ -155,26 +155,38 @@ def _items(text: str) -> List[_Item]:
 
 def imports_of(text: str, package: str, project: Project, items: Optional[List[_Item]] = None) -> List[Import]:
     """What ``text`` (a module of ``package``) may import from project modules. A
-    module-level ``import a.b`` binds ``a``, whose attributes are names of ``a`` and of ``a.b``."""
+    module-level ``import a.b`` binds ``a``, whose attributes are names of ``a`` and of ``a.b``.
+    Each item is looked up by the absolute module it names: ``from ..utils import x`` of
+    every package below one, and ``from pkg.utils import x``, ask once between them."""
     found: List[Import] = []
     memo = project.imported
     for spec, name, local in _items(text) if items is None else items:
-        key = (package if spec is not None and spec.startswith(".") else "", spec, name, local)
+        module = spec
+        if spec is not None:
+            module = _ABSOLUTE.get((package, spec)) if spec.startswith(".") else spec
+            if module is None:
+                dots = len(spec) - len(spec.lstrip("."))
+                module = _ABSOLUTE[(package, spec)] = absolute_module(spec[dots:] or None, dots, package) or ""
+            if not module:
+                continue  # above the top package
+        key = (module, name, local)
         brought = memo.get(key)
         if brought is None:
-            brought = memo[key] = _brought(spec, name, local, package, project)
+            brought = memo[key] = _brought(module, name, local, project)
         found.extend(brought)
     return found
 
 
-def _brought(spec: Optional[str], name: str, local: Optional[str], package: str, project: Project) -> Tuple[Import, ...]:
-    """What one import item (``_Item``) of a module of ``package`` brings from project modules."""
+#: The module a relative ``from`` names, by (the importing module's package, the dots
+#: and name as written): "" above the top package.
+_ABSOLUTE: Dict[Tuple[str, str], str] = {}
+
+
+def _brought(module: Optional[str], name: str, local: Optional[str], project: Project) -> Tuple[Import, ...]:
+    """What one import item brings from project modules: ``from module import name``, or
+    (``module`` None) ``import name``."""
     found: List[Import] = []
-    if spec is not None:
-        dots = len(spec) - len(spec.lstrip("."))
-        module = absolute_module(spec[dots:] or None, dots, package)
-        if module is None:
-            return ()
+    if module is not None:
         if name == "*":
             found.append((module, None, "*"))
         elif _may_be_package(project, module) and project.is_module(f"{module}.{name}"):
@@ -1048,5 +1060,5 @@ def _location_tokens(locations: Locations) -> Tuple[Tuple[str, ...], Tuple[str, 
 
 def forget() -> None:
     """Drop every text fact and answer this process remembers (for tests: a cold run)."""
-    for memo in (_TEXTS, _MAY, _NAMES, _SUPPLY, _CALLEE_NAMES):
+    for memo in (_TEXTS, _MAY, _NAMES, _SUPPLY, _CALLEE_NAMES, _ABSOLUTE):
         memo.clear()
