@@ -279,6 +279,16 @@ _SHAPES = {
         "    \"\"\"\n"
         "    os.rename(src, dst)\n"
     ),
+    # Helpers that rename through an alias: imported from another module, assigned in their own.
+    "pkg/relay_alias.py": (
+        "import os\n"
+        "from .compat import swap\n"
+        "_move = os.replace\n"
+        "def relay_swap(src, dst):\n"
+        "    swap(src, dst)\n"
+        "def relay_move(src, dst):\n"
+        "    _move(src, dst)\n"
+    ),
     # Constants whose annotation runs over lines: the ``=`` stands lines below the name.
     "pkg/typed.py": (
         "import os\n"
@@ -299,6 +309,8 @@ _USERS = {
     "helper_chain": "from pkg.more import forward\nfrom pkg import paths\ndef f(name):\n    forward(paths.STAGE + name, paths.BASE)\n",
     "block_helper": "from pkg.platform import publish_here\nfrom pkg import paths\ndef f(name):\n    publish_here(paths.STAGE + name, paths.BASE)\n",
     "docstring_helper": "from pkg.documented import publish_documented\nfrom pkg import paths\ndef f(name):\n    publish_documented(paths.STAGE + name, paths.BASE)\n",
+    "alias_helper": "from pkg.relay_alias import relay_swap\nfrom pkg import paths\ndef f(name):\n    relay_swap(paths.STAGE + name, paths.BASE)\n",
+    "own_alias_helper": "from pkg.relay_alias import relay_move\nfrom pkg import paths\ndef f(name):\n    relay_move(paths.STAGE + name, paths.BASE)\n",
     "annotated": "from pkg import helpers, typed\n# constants annotated over lines\ndef f(name):\n    helpers.publish(typed.TYPED_STAGE + name, typed.TYPED_CACHE)\n",
     "block_location": "from pkg.helpers import publish\nfrom pkg.platform import spool_dir, cache_root\ndef f(name):\n    publish(spool_dir() + name, cache_root())\n",
 }
@@ -326,7 +338,8 @@ def test_the_scan_keeps_what_the_index_finds_through_each_shape(shape: str, tmp_
     """A module read off, a module used as a value, a library star import, a multi-line
     alias, a chained assignment, an alias assigned in the file, a re-export through another
     module, functions that rename (by an alias of ``os``, a ``Path`` method, a chain of
-    two modules, past a docstring's line at column 0), functions defined in module-level
+    two modules, past a docstring's line at column 0, through an alias imported or
+    assigned in their module), functions defined in module-level
     blocks that rename or return the locations, and constants annotated over lines:
     linting with the index finds the move, and the cheap scan keeps it."""
     whole, scanned = _shape_findings(tmp_path, shape, _USERS[shape])
@@ -466,6 +479,28 @@ def test_what_resolves_to_a_location_the_text_filter_says_may(tmp_path: Path, te
     assert resolved is not None
     assert location in resolved.locations | (resolved.function.locations if resolved.function else frozenset())
     assert project_text.may_bind(proj, "pkg.m", name)
+
+
+def test_a_function_that_imports_its_helper_itself_does_what_the_helper_does(tmp_path: Path) -> None:
+    """``from .fs import remove`` inside the function (a module breaks a cycle of imports
+    so): the names it binds stand for what they name, before the module's own names."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/fs.py": "import shutil\ndef remove(path):\n    shutil.rmtree(path)\n",
+        "pkg/compat.py": "import os\nswap = os.rename\n",
+        "pkg/ignore.py": (
+            "remove = None\n"
+            "def destroy(path):\n    from .fs import remove\n    remove(path)\n"
+            "def publish(src, dst):\n    from pkg.compat import swap as move\n    move(src, dst)\n"
+            "def helper():\n    def inner():\n        from .fs import remove\n    remove('x')\n"
+        ),
+    }
+    proj = _project_of(tmp_path, files)
+    destroy = proj.resolve("pkg.ignore.destroy")
+    assert destroy is not None and destroy.function is not None and destroy.function.removes == {"path"}
+    publish = proj.resolve("pkg.ignore.publish")
+    assert publish is not None and publish.function is not None and publish.function.scanned == {"os.rename"}
+    assert proj.resolve("pkg.ignore.helper") is None  # an import of a function defined inside is not its own
 
 
 def test_a_star_import_of_os_binds_its_move_functions(tmp_path: Path) -> None:

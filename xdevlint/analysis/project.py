@@ -128,10 +128,20 @@ class Summary:
     unparsed: Dict[int, Tuple[int, bytes]] = field(default_factory=dict)
     source: bytes = b""  # the module's text, for a function whose text alone does not parse (``_whole``)
 
+    @property
+    def package(self) -> str:
+        """The package the module's relative imports start from."""
+        return self.module if os.path.basename(self.path) == "__init__.py" else self.module.rpartition(".")[0]
+
     def may_yield(self, line: int) -> bool:
         """Whether the function whose ``def`` is on ``line`` may be a generator: its text spells ``yield``."""
         kept = self.unparsed.get(line)
         return kept is None or b"yield" in kept[1]
+
+    def may_import(self, line: int) -> bool:
+        """Whether the function whose ``def`` is on ``line`` may import: its text spells ``import``."""
+        kept = self.unparsed.get(line)
+        return kept is None or b"import" in kept[1]
 
     def function(self, name: str) -> Optional[ast.FunctionDef]:
         """The last top-level ``def`` of ``name`` in the module; None when its text does
@@ -316,6 +326,29 @@ def _collect(statements: Iterable[ast.stmt], summary: Summary, package: str) -> 
         elif isinstance(node, ast.Try) or sys.version_info >= (3, 11) and isinstance(node, ast.TryStar):
             for block in (node.body, *(h.body for h in node.handlers), node.orelse, node.finalbody):
                 _collect(block, summary, package)
+
+
+def _local_imports(function: ast.FunctionDef, package: str) -> Dict[str, str]:
+    """What the names a function's own import statements bind name (``from .fs import
+    remove`` inside it, as a module imports a helper where it is used, to break a cycle
+    of imports): flow-insensitive, as the rest of its summary. Functions and classes
+    defined in it are not its body."""
+    found: Dict[str, str] = {}
+    pending: List[ast.AST] = list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.ImportFrom):
+            source = absolute_module(node.module, node.level, package)
+            for alias in node.names if source is not None else ():
+                if alias.name != "*":
+                    found[alias.asname or alias.name] = f"{source}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                top = alias.name.split(".", 1)[0]
+                found[alias.asname or top] = alias.name if alias.asname else top
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            pending.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def _literal_names(value: ast.expr) -> Optional[Tuple[str, ...]]:
@@ -551,7 +584,8 @@ class Project:
     def exported(self, summary: Summary, node: ast.FunctionDef, depth: int) -> Optional[Exported]:
         """The summary of ``summary``'s function ``node``, or None when it does nothing
         its callers need. Functions it calls resolve as names do (a cycle to nothing)."""
-        evaluator = _Evaluator(self, summary, depth)
+        local = _local_imports(node, summary.package) if summary.may_import(node.lineno) else {}
+        evaluator = _Evaluator(self, summary, depth, local)
 
         own = f"{summary.module}.{node.name}"
 
@@ -564,12 +598,33 @@ class Project:
             found = self.binding(summary, name, depth + 1) if module == summary.module else self._imported(qualified, depth + 1)
             return found.function if found is not None else None
 
+        def qualified(node: ast.expr) -> Optional[str]:
+            found = evaluator.qualified_anywhere(node)
+            if found is not None:
+                return self._alias_of(found, depth) or found
+            if isinstance(node, ast.Name) and node.id not in local and node.id in summary.bindings:
+                return self._alias_of(f"{summary.module}.{node.id}", depth)  # ``swap = os.rename`` in the module
+            return None
+
         if self.scanned_only:  # the renames and the temp a function makes do not rest on locations
-            context = Context(evaluator.qualified_anywhere, lambda node: frozenset(), function)
+            context = Context(qualified, lambda node: frozenset(), function)
         else:
-            context = Context(evaluator.qualified_anywhere, lambda node: evaluator.ev(node).locations, function)
+            context = Context(qualified, lambda node: evaluator.ev(node).locations, function)
         exported = summarise(node, own, self.relative(summary.path), context, summary.may_yield(node.lineno))
         return None if exported.empty else exported
+
+    def _alias_of(self, qualified: str, depth: int) -> Optional[str]:
+        """The library function the project name ``qualified`` stands for when it is an
+        alias of one (``swap = os.rename``, in its module or imported from another; of a
+        ``try``/``except ImportError`` pair, the lesser name): what a call of it in a
+        function's body makes. None for any other name."""
+        module = qualified.rpartition(".")[0]
+        if not module or qualified.split(".", 1)[0] in STDLIB or not self.is_module(module):
+            return None
+        resolved = self.resolve(qualified, depth + 1)
+        if resolved is not None and resolved.function is None and resolved.callees:
+            return min(resolved.callees)
+        return None
 
     def relative(self, path: str) -> str:
         """``path`` as messages show it: below the first search root holding it."""
@@ -645,11 +700,14 @@ class _Evaluator:
     """A module-level expression's location, literal and library objects, by the tables
     provenance reads. Only what a constant can be: no calls of project functions."""
 
-    def __init__(self, project: Project, summary: Summary, depth: int) -> None:
+    def __init__(self, project: Project, summary: Summary, depth: int, local: Optional[Dict[str, str]] = None) -> None:
         self.project = project
         self.summary = summary
         self.depth = depth
         self.locations = project.locations
+        #: What the names a function imports itself name (``_local_imports``): they stand
+        #: before the module's.
+        self.local = local or {}
 
     def value(self, node: ast.expr, name: str) -> Optional[Resolved]:
         found = self.ev(node)
@@ -663,6 +721,8 @@ class _Evaluator:
         parts = dotted(node)
         if parts is None:
             return None
+        if parts[0] in self.local:
+            return ".".join([self.local[parts[0]], *parts[1:]])
         bound = self.summary.bindings.get(parts[0])
         if not bound or len(bound) != 1 or not isinstance(bound[0][1], str):
             return None
@@ -716,7 +776,7 @@ class _Evaluator:
         return _NOTHING
 
     def name(self, node: Union[ast.Name, ast.Attribute]) -> Resolved:
-        if isinstance(node, ast.Name):
+        if isinstance(node, ast.Name) and node.id not in self.local:
             found = self.project.binding(self.summary, node.id, self.depth + 1)
             return found or Resolved(locations=self.locations.for_identifier(node.id))
         qualified = self.qualified(node)
