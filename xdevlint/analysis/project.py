@@ -776,7 +776,9 @@ class _Evaluator:
         return _NOTHING
 
     def name(self, node: Union[ast.Name, ast.Attribute]) -> Resolved:
-        if isinstance(node, ast.Name) and node.id not in self.local:
+        if isinstance(node, ast.Name):
+            if node.id in self.local:
+                return self.library_or_project(self.local[node.id])
             found = self.project.binding(self.summary, node.id, self.depth + 1)
             return found or Resolved(locations=self.locations.for_identifier(node.id))
         qualified = self.qualified(node)
