@@ -46,7 +46,7 @@ from xdevlint.analysis.dotted import dotted
 from xdevlint.analysis.exports import Context, Exported, summarise
 from xdevlint.analysis.locations import TEMP, Locations
 from xdevlint.analysis.project_files import STDLIB, absolute_module, installed, numbered_texts, project_root, stamp_of, top_package
-from xdevlint.analysis.project_text import callee_names, names_of, sweep
+from xdevlint.analysis.project_text import callee_names, may_alias, names_of, sweep
 from xdevlint.model import Dependencies, Stamp
 
 #: ``project-index = true`` (``--project-index``) turns the index on; the environment's
@@ -618,9 +618,11 @@ class Project:
         alias of one (``swap = os.rename``, in its module or imported from another; of a
         ``try``/``except ImportError`` pair, the lesser name): what a call of it in a
         function's body makes. None for any other name."""
-        module = qualified.rpartition(".")[0]
-        if not module or qualified.split(".", 1)[0] in STDLIB or not self.is_module(module):
-            return None
+        module, _, name = qualified.rpartition(".")
+        if not module or qualified.split(".", 1)[0] in STDLIB or not self.is_module(module) or not may_alias(self, module, name):
+            return None  # a library's name, or a project function's (``function`` asks for its summary)
+        if self.scanned_only and name not in callee_names(self, module):
+            return None  # no alias of a rename or a temp factory
         resolved = self.resolve(qualified, depth + 1)
         if resolved is not None and resolved.function is None and resolved.callees:
             return min(resolved.callees)

@@ -572,6 +572,16 @@ def names_of(project: Project, module: str) -> FrozenSet[str]:
     return names_found
 
 
+def may_alias(project: Project, module: str, name: str) -> bool:
+    """Whether project module ``module`` may bind ``name`` otherwise than by ``def`` or
+    ``class`` alone: by an assignment or an import, its own or a star import's."""
+    read = _text(project, module)
+    if read is None:
+        return False
+    facts = read[2]
+    return name in facts.assigned or name in facts.imported or name in facts.starred or bool(facts.stars)
+
+
 #: ``names_of``'s answers, by (search roots, module), with their generation and the texts read.
 _NAMES: Dict[Tuple[Tuple[str, ...], str], Tuple[int, FrozenSet[str], Dependencies]] = {}
 
