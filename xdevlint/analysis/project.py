@@ -52,8 +52,8 @@ from xdevlint.model import Dependencies, Stamp
 #: ``project-index = true`` (``--project-index``) turns the index on; the environment's
 #: ``XDEVLINT_PROJECT_INDEX=1`` or ``=0`` overrides every configuration (benchmarks, tests).
 #: Off by default: it misses its cost target (+15% on a cold full run) on large projects.
-#: ``bench/project_index.py --repeat 5`` measured +55% CPU on the ecosystem corpus
-#: (10.1 s -> 15.7 s) and +3% to +21% on the stdlib (noise), on 2026-12-03. With it
+#: ``bench/project_index.py --repeat 5`` measured +41% CPU on the ecosystem corpus
+#: (9.9 s -> 14.0 s) and +8% on the stdlib (6.2 s -> 6.7 s), on 2026-12-03. With it
 #: off, no gate or analysis looks past the file.
 SWITCH = "XDEVLINT_PROJECT_INDEX"
 
