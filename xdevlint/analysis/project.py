@@ -39,7 +39,7 @@ import re
 import sys
 import warnings
 from dataclasses import dataclass, field
-from typing import Collection, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, Union
+from typing import Collection, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from xdevlint.analysis import names, project_files, project_text
 from xdevlint.analysis.dotted import dotted
@@ -127,21 +127,13 @@ class Summary:
     #: thousands of them for a big project.
     unparsed: Dict[int, Tuple[int, bytes]] = field(default_factory=dict)
     source: bytes = b""  # the module's text, for a function whose text alone does not parse (``_whole``)
+    package: str = ""  # the package the module's relative imports start from
 
-    @property
-    def package(self) -> str:
-        """The package the module's relative imports start from."""
-        return self.module if os.path.basename(self.path) == "__init__.py" else self.module.rpartition(".")[0]
-
-    def may_yield(self, line: int) -> bool:
-        """Whether the function whose ``def`` is on ``line`` may be a generator: its text spells ``yield``."""
+    def may_spell(self, line: int, word: bytes) -> bool:
+        """Whether the text of the function whose ``def`` is on ``line`` may spell ``word``
+        (``yield``: it may be a generator; ``import``: it may import what it calls itself)."""
         kept = self.unparsed.get(line)
-        return kept is None or b"yield" in kept[1]
-
-    def may_import(self, line: int) -> bool:
-        """Whether the function whose ``def`` is on ``line`` may import: its text spells ``import``."""
-        kept = self.unparsed.get(line)
-        return kept is None or b"import" in kept[1]
+        return kept is None or word in kept[1]
 
     def function(self, name: str) -> Optional[ast.FunctionDef]:
         """The last top-level ``def`` of ``name`` in the module; None when its text does
@@ -198,9 +190,8 @@ def _summarise(path: str, module: str, is_package: bool) -> Optional[Summary]:
         tree = _parse(data)  # what the heuristic did not cut out as Python would, or a module that fails to parse
         if tree is None:
             return None  # contributes nothing; the file's own check reports it, if anyone's
-    package = module if is_package else module.rpartition(".")[0]
-    summary = Summary(path, module, {}, [], None)
-    _collect(tree.body, summary, package)
+    summary = Summary(path, module, {}, [], None, package=module if is_package else module.rpartition(".")[0])
+    _collect(tree.body, summary, summary.package)
     stubs = set(summary.functions.values())  # the last ``def`` of each name
     if blanked is not None:
         summary.unparsed = {line: text for line, text in blanked[1].items() if line in stubs}
@@ -297,22 +288,12 @@ def _collect(statements: Iterable[ast.stmt], summary: Summary, package: str) -> 
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
             value = node.value if isinstance(node.value, _EVALUATED) else _OPAQUE
             bindings.setdefault(node.target.id, []).append((node.lineno, value))
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname:
-                    bindings.setdefault(alias.asname, []).append((node.lineno, alias.name))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for local, named in _import_bindings(node, package):
+                if local == "*":
+                    summary.stars.append(named)
                 else:
-                    top = alias.name.split(".", 1)[0]
-                    bindings.setdefault(top, []).append((node.lineno, top))
-        elif isinstance(node, ast.ImportFrom):
-            source = absolute_module(node.module, node.level, package)
-            if source is None:
-                continue
-            for alias in node.names:
-                if alias.name == "*":
-                    summary.stars.append(source)
-                else:
-                    bindings.setdefault(alias.asname or alias.name, []).append((node.lineno, f"{source}.{alias.name}"))
+                    bindings.setdefault(local, []).append((node.lineno, named))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bindings.setdefault(node.name, []).append((node.lineno, None))
             if isinstance(node, ast.FunctionDef):
@@ -337,18 +318,27 @@ def _local_imports(function: ast.FunctionDef, package: str) -> Dict[str, str]:
     pending: List[ast.AST] = list(function.body)
     while pending:
         node = pending.pop()
-        if isinstance(node, ast.ImportFrom):
-            source = absolute_module(node.module, node.level, package)
-            for alias in node.names if source is not None else ():
-                if alias.name != "*":
-                    found[alias.asname or alias.name] = f"{source}.{alias.name}"
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                top = alias.name.split(".", 1)[0]
-                found[alias.asname or top] = alias.name if alias.asname else top
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.update((local, named) for local, named in _import_bindings(node, package) if local != "*")
         elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             pending.extend(ast.iter_child_nodes(node))
     return found
+
+
+def _import_bindings(node: Union[ast.Import, ast.ImportFrom], package: str) -> Iterator[Tuple[str, str]]:
+    """(the local name, the absolute name it stands for) of each name an import statement
+    of a module of ``package`` binds; ("*", the module) for a star import. ``import a.b``
+    binds ``a``."""
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            top = alias.name.split(".", 1)[0]
+            yield (alias.asname, alias.name) if alias.asname else (top, top)
+        return
+    source = absolute_module(node.module, node.level, package)
+    if source is None:
+        return  # above the top package
+    for alias in node.names:
+        yield ("*", source) if alias.name == "*" else (alias.asname or alias.name, f"{source}.{alias.name}")
 
 
 def _literal_names(value: ast.expr) -> Optional[Tuple[str, ...]]:
@@ -584,7 +574,7 @@ class Project:
     def exported(self, summary: Summary, node: ast.FunctionDef, depth: int) -> Optional[Exported]:
         """The summary of ``summary``'s function ``node``, or None when it does nothing
         its callers need. Functions it calls resolve as names do (a cycle to nothing)."""
-        local = _local_imports(node, summary.package) if summary.may_import(node.lineno) else {}
+        local = _local_imports(node, summary.package) if summary.may_spell(node.lineno, b"import") else {}
         evaluator = _Evaluator(self, summary, depth, local)
 
         own = f"{summary.module}.{node.name}"
@@ -610,7 +600,7 @@ class Project:
             context = Context(qualified, lambda node: frozenset(), function)
         else:
             context = Context(qualified, lambda node: evaluator.ev(node).locations, function)
-        exported = summarise(node, own, self.relative(summary.path), context, summary.may_yield(node.lineno))
+        exported = summarise(node, own, self.relative(summary.path), context, summary.may_spell(node.lineno, b"yield"))
         return None if exported.empty else exported
 
     def _alias_of(self, qualified: str, depth: int) -> Optional[str]:

@@ -340,9 +340,9 @@ class _Text:
             starts: Dict[str, Set[int]] = {}
             for match in _assignments(self.source):
                 starts.setdefault(match.group(1), set()).add(match.start())
-            for match in _ANNOTATED.finditer(self.source):
+            for match in _ANNOTATED.finditer("\n" + self.source):  # a newline before each line: a literal prefix
                 if not iskeyword(match.group(1)):
-                    starts.setdefault(match.group(1), set()).add(match.start(1))
+                    starts.setdefault(match.group(1), set()).add(match.start(1) - 1)
             self._starts = {name: tuple(sorted(at)) for name, at in starts.items()}
         return self._starts
 
@@ -460,7 +460,7 @@ _ASSIGNED = re.compile(r"(?<!\w)(?=([^\W\d]\w*))\1\)*(?:[ \t]|\\\r?\n)*(?::[^=\n
 #: An annotated name that starts a line (``X: Final[\n    str\n] = ...``): its ``=`` may
 #: stand lines below, where ``_assignments`` does not look back from. (``X: int``
 #: alone binds nothing: more names only cost time.)
-_ANNOTATED = re.compile(r"^[ \t]*([^\W\d]\w*)[ \t]*:(?!=)", re.M)
+_ANNOTATED = re.compile(r"\n[ \t]*([^\W\d]\w*)[ \t]*:(?!=)")
 
 
 def _assignments(source: str) -> Iterator[Match[str]]:
@@ -941,7 +941,7 @@ def _module_text(path: str) -> Optional[Tuple[str, Dict[str, str]]]:
     comment; a line of a multi-line string at column 0 ends one early, which keeps more
     module text (a function's text goes on past it: ``_past_strings``).
     A function defined in a module-level block (``if sys.platform == ...:``, ``try:``) is
-    a top-level function too (``_nested_defs``); its text stays in the module's as well."""
+    a top-level function too (``_add_nested_defs``); its text stays in the module's as well."""
     try:
         with open(path, "rb") as handle:
             source = handle.read().decode("latin-1")
@@ -951,24 +951,22 @@ def _module_text(path: str) -> Optional[Tuple[str, Dict[str, str]]]:
     kept: List[str] = []
     defs: Dict[str, str] = {}
     start = 1
-    while True:  # module-level text from ``start`` to the next body; then its bodies, one by one
+    while start < len(source):  # module-level text from ``start`` to the next body; then its bodies, one by one
         body = _BODY.search(source, start - 1)
-        if body is None:
-            kept.append(source[start:])
-            return _nested_defs("".join(kept), defs)
-        line = body.start() + 1
+        line = body.start() + 1 if body is not None else len(source)
         kept.append(source[start:line])
-        while True:
+        while line < len(source):
             after = _TOP_LINE.search(source, line)
             end = after.start() + 1 if after is not None else len(source)
             if source.startswith(("def", "async"), line):
                 _add_def(defs, source[line : _past_strings(source, line, end)])
-            if after is None:
-                return _nested_defs("".join(kept), defs)
             line = end
-            if after.group(1) is None:
+            if after is None or after.group(1) is None:
                 break
         start = line
+    text = "".join(kept)
+    _add_nested_defs(defs, text)
+    return text, defs
 
 
 def _past_strings(source: str, start: int, end: int) -> int:
@@ -981,9 +979,9 @@ def _past_strings(source: str, start: int, end: int) -> int:
     return end
 
 
-def _nested_defs(text: str, defs: Dict[str, str]) -> Tuple[str, Dict[str, str]]:
-    """Module-level ``text`` and ``defs`` with the functions defined in its blocks added:
-    each ``def`` that starts an indented line (the bodies of top-level functions and
+def _add_nested_defs(defs: Dict[str, str], text: str) -> None:
+    """Add to ``defs`` the functions defined in the blocks of module-level ``text``: each
+    ``def`` that starts an indented line (the bodies of top-level functions and
     classes are cut out of ``text`` already), to the next line indented no deeper. A
     ``def`` in a string, or a method of a class in a block, adds a name: more only costs
     time. (``str.find``: most module texts spell no ``def`` at all.)"""
@@ -993,10 +991,9 @@ def _nested_defs(text: str, defs: Dict[str, str]) -> Tuple[str, Dict[str, str]]:
         head = text[line:at]
         keyword = head.lstrip(" \t")  # nothing, or ``async`` and blanks
         indent = len(head) - len(keyword)
-        if indent and keyword.rstrip(" \t") in ("", "async") and keyword != "async" and _DEF_NAME.match(text, at):
+        if indent and keyword.rstrip(" \t") in ("", "async") and _DEF_NAME.match(text, at):
             _add_def(defs, text[line + indent : _block_end(text, at, indent)])
         at = text.find("def", at + 3)
-    return text, defs
 
 
 def _block_end(text: str, start: int, indent: int) -> int:
