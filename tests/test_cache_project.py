@@ -17,8 +17,8 @@ from typing import Any, Dict, List, Set, Tuple
 import pytest
 
 import xdevlint.batch
-from xdevlint import batch
-from xdevlint.analysis import project
+from xdevlint import batch, cache_texts
+from xdevlint.analysis import project, project_text
 from xdevlint.frontends.cli import main
 from tests.fixture_cases import FIXTURES
 from tests.process import run
@@ -251,3 +251,181 @@ def test_workers_pass_the_dependencies_back(tree: Path) -> None:
     targets.write_text(targets.read_text().replace('ARCHIVE = "/tmp/archive"', 'ARCHIVE = "~/.cache/archive"'))
     second = report()
     assert second - first == {("mirror.py", 7, "XDV101")}
+
+
+# -- the index's facts of module texts, kept between runs (``cache_texts``) ------------
+
+
+@pytest.fixture
+def learnt(monkeypatch: pytest.MonkeyPatch) -> List[str]:
+    """The modules whose texts' facts a run worked out afresh (by path below the package)."""
+    seen: List[str] = []
+    real = cache_texts.TextFacts.learnt
+
+    def spy(self: cache_texts.TextFacts, path: str, *rest: Any) -> None:
+        seen.append(Path(path).as_posix().split("/shards/shards/", 1)[1])
+        real(self, path, *rest)
+
+    monkeypatch.setattr(cache_texts.TextFacts, "learnt", spy)
+    return seen
+
+
+@pytest.fixture
+def read(monkeypatch: pytest.MonkeyPatch) -> List[str]:
+    """The module texts the index's filter read (by name)."""
+    seen: List[str] = []
+    real = project_text._bytes_of
+
+    def spy(path: str) -> Any:
+        seen.append(os.path.basename(path))
+        return real(path)
+
+    monkeypatch.setattr(project_text, "_bytes_of", spy)
+    return seen
+
+
+def facts_file(root: Path) -> Path:
+    (found,) = (root.parent / "cache").glob("*/texts/facts.json")
+    return found
+
+
+def drop_results(root: Path) -> None:
+    """Forget every cached result, keeping the facts of module texts: each file is checked again."""
+    for pack in (root.parent / "cache").glob("*/*.json"):
+        pack.unlink()
+
+
+def write_files(root: Path, files: Dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
+def test_kept_facts_give_the_findings_of_a_cold_run(tree: Path, learnt: List[str]) -> None:
+    first = lint(tree)
+    assert {"helpers.py", "compat.py", "paths.py", "targets.py"} <= set(learnt)
+    kept = json.loads(facts_file(tree).read_text())["modules"]
+    assert str(tree / "shards" / "helpers.py") in kept
+    drop_results(tree)
+    learnt.clear()
+    assert lint(tree) == first == fresh(tree)
+    assert learnt == []  # every module's facts came from the cache
+
+
+def test_a_pre_commit_call_reads_no_unchanged_module_that_brings_nothing(tmp_path: Path, read: List[str]) -> None:
+    """A file that imports from modules with no move, temp or location: their facts say so,
+    and a check of the file once it changed reads none of their texts."""
+    root = tmp_path / "app"
+    files = {
+        "setup.cfg": "",
+        "app/__init__.py": "",
+        "app/util.py": "def double(x):\n    return 2 * x\n",
+        "app/more.py": "from .util import double\n\n\ndef quad(x):\n    return double(double(x))\n",
+        "app/mover.py": "import os\n\nfrom .more import quad\n\n\ndef f(a, b):\n    os.rename(a, b)\n    return quad(1)\n",
+    }
+    write_files(root, files)
+    mover = root / "app" / "mover.py"
+
+    def check() -> List[str]:
+        project.forget()
+        read.clear()
+        code = main(["--quiet", "--cache-dir", str(tmp_path / "cache"), str(mover)], stdout=io.StringIO())
+        assert code == 0
+        return sorted(read)
+
+    assert check() == ["more.py", "util.py"]  # cold: the import closure
+    mover.write_text(mover.read_text() + "# edited\n")
+    assert check() == []
+    util = root / "app" / "util.py"
+    util.write_text(util.read_text().replace("2 * x", "x + x"))
+    mover.write_text(mover.read_text() + "# edited again\n")
+    assert check() == ["util.py"]  # only the module that changed
+
+
+def test_an_edited_helper_is_seen_through_kept_facts(tree: Path, learnt: List[str]) -> None:
+    first = lint(tree)
+    assert ("jobs.py", 13, "XDV101") in first  # ``publish`` renames (``os.replace``)
+    helpers = tree / "shards" / "helpers.py"
+    helpers.write_text(helpers.read_text().replace("    os.replace(src, dst)\n", "    shutil.copy(src, dst)\n", 1))
+    learnt.clear()
+    warm = lint(tree)
+    assert ("jobs.py", 13, "XDV101") not in warm
+    assert warm == fresh(tree)
+    assert learnt == ["helpers.py"]
+
+
+def test_a_touched_module_keeps_its_facts_with_the_new_stamp(tree: Path, learnt: List[str]) -> None:
+    first = lint(tree)
+    helpers = tree / "shards" / "helpers.py"
+    stat = helpers.stat()
+    os.utime(helpers, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000_000))
+    drop_results(tree)
+    learnt.clear()
+    assert lint(tree) == first
+    assert learnt == []  # the same bytes: the digest says so
+    kept = json.loads(facts_file(tree).read_text())["modules"][str(helpers)]
+    assert kept[:2] == [helpers.stat().st_mtime_ns, helpers.stat().st_size]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda path, data: "not json",
+        lambda path, data: json.dumps({"format": 99, "modules": data["modules"]}),
+        lambda path, data: json.dumps({"format": 1, "modules": {path: "entry"}}),
+        lambda path, data: json.dumps({"format": 1, "modules": {path: [*data["modules"][path][:3], [[1, 2, 3]], [], False, {}]}}),
+        lambda path, data: json.dumps({"format": 1, "modules": {path: [*data["modules"][path][:3], [["os"]], [], False, {}]}}),
+        lambda path, data: json.dumps({"format": 1, "modules": {path: [*data["modules"][path][:4], "publish", False, {}]}}),
+        lambda path, data: json.dumps({"format": 1, "modules": {path: [*data["modules"][path][:6], {"k": "yes"}]}}),
+        lambda path, data: json.dumps({"format": 1, "modules": {path: data["modules"][path][:6]}}),
+    ],
+    ids=[
+        "not-json", "other-format", "entry-not-a-list", "item-not-text", "item-too-short", "helpers-not-a-list",
+        "marks-not-booleans", "entry-too-short",
+    ],
+)
+def test_malformed_kept_facts_are_ignored_and_rewritten(tree: Path, learnt: List[str], damage: Any) -> None:
+    first = lint(tree)
+    helpers = str(tree / "shards" / "helpers.py")
+    facts = facts_file(tree)
+    good = json.loads(facts.read_text())["modules"][helpers]
+    facts.write_text(damage(helpers, json.loads(facts.read_text())))
+    drop_results(tree)
+    learnt.clear()
+    assert lint(tree) == first
+    assert "helpers.py" in learnt
+    assert json.loads(facts.read_text())["modules"][helpers] == good
+
+
+CONFIGURED = (
+    '[tool.xdevlint.locations.scratch]\npaths = ["/srv/incoming"]\n'
+    '[tool.xdevlint.locations.cache]\nextend-paths = ["/srv/blobs"]\n'
+)
+
+
+def test_kept_marks_are_by_the_locations_asked(tmp_path: Path) -> None:
+    """Whether a module's text may spell a location depends on the configured locations:
+    facts kept under the defaults do not answer for a configuration with more. (The
+    file spells no location of its own: its scan keeps it only if ``store``'s text may
+    bind one.)"""
+    root = tmp_path / "app"
+    files = {
+        "app/__init__.py": "",
+        "app/store.py": 'SOURCE = "/srv/incoming"\nTARGET = "/srv/blobs"\n',
+        "app/mover.py": "import os\n\nfrom .store import SOURCE, TARGET\n\n\ndef f():\n    os.rename(SOURCE, TARGET)\n",
+    }
+    write_files(root, files)
+    mover = root / "app" / "mover.py"
+    pyproject = root / "pyproject.toml"
+
+    def codes(configured: bool) -> Set[str]:
+        pyproject.write_text(CONFIGURED if configured else "")
+        mover.write_text(mover.read_text() + "# edited\n")  # a pre-commit call: the file changed
+        project.forget()
+        out = io.StringIO()
+        main(["--format", "json", "--cache-dir", str(tmp_path / "cache"), str(mover)], stdout=out)
+        return {f["code"] for f in json.loads(out.getvalue())}
+
+    assert "XDV101" not in codes(False)
+    assert "XDV101" in codes(True)
+    assert "XDV101" not in codes(False)

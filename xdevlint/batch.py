@@ -131,8 +131,14 @@ def check_files(
             digest = _digest(data)
         tasks.append((index, _Task(path, config, settings.edits, unsafe, write, digest)))
 
+    def prepare(index: int) -> None:
+        """The project index's facts of module texts come from, and go to, the task's cache."""
+        from xdevlint.analysis.project_text import use_store  # the scan imports it anyway
+
+        use_store(keys[index][0].texts if index in keys else None)
+
     by_index = dict(tasks)
-    for index, answer in _run(tasks, settings):
+    for index, answer in _run(tasks, settings, prepare):
         task = by_index.pop(index)
         if isinstance(answer, Failure):
             finish(index, FileResult(task.path, (analysis_error(task.path, answer.reason),)))
@@ -151,6 +157,10 @@ def check_files(
             cache.put(task.path, key, outcome, task.edits, task.config)
         finish(index, outcome)
 
+    if tasks:
+        from xdevlint.analysis.project_text import use_store
+
+        use_store(None)
     for cache in caches.values():
         cache.save()
     if fixing is not None:
@@ -159,9 +169,9 @@ def check_files(
     return [result for result in done if result is not None]
 
 
-def _run(tasks: Sequence[Tuple[int, _Task]], settings: Settings) -> Iterator[Tuple[int, Outcome]]:
-    """Each task's outcome, as it finishes: here, then in worker processes once the
-    work has proved long enough to pay for them."""
+def _run(tasks: Sequence[Tuple[int, _Task]], settings: Settings, prepare: Callable[[int], None]) -> Iterator[Tuple[int, Outcome]]:
+    """Each task's outcome, as it finishes: here (each after ``prepare`` of its index),
+    then in worker processes once the work has proved long enough to pay for them."""
     after = float(os.environ.get(POOL_AFTER_HOOK, POOL_AFTER))
     started = time.monotonic()
     for position, (index, task) in enumerate(tasks):
@@ -171,6 +181,7 @@ def _run(tasks: Sequence[Tuple[int, _Task]], settings: Settings) -> Iterator[Tup
             with Pool("xdevlint.batch:run_task", jobs, settings.timeout) as pool:
                 yield from pool.map(rest)
             return
+        prepare(index)
         yield index, run_task(task)
 
 

@@ -21,7 +21,8 @@ every one still holds the same bytes: the same stamp, or, when the stamp changed
 ``touch``, a ``git checkout`` that rewrote the file), the same digest. A module deleted
 or changed invalidates exactly the entries that read it. The entry's own file is left
 out: its key covers its bytes. With the index off, entries record none and keys and
-packs are as they were.
+packs are as they were. The index's facts of module texts are kept too (``cache_texts``),
+so that a run which checks a few changed files does not read their whole import closure again.
 
 Anything unexpected in a pack (not JSON, another format, a wrong key, a malformed
 finding) is ignored and rewritten, never trusted. Packs are written atomically (a temp
@@ -44,6 +45,7 @@ from xdevlint import __version__
 from xdevlint.analysis.project import enabled as project_index_on
 from xdevlint.config import Config, line_length_for
 from xdevlint.cache_modules import Tables
+from xdevlint.cache_texts import TextFacts
 from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Import, Span
 
 CACHE_DIR_NAME = ".xdevlint_cache"
@@ -121,7 +123,9 @@ class Cache:
         self._packs: Dict[str, Dict[str, Entry]] = {}
         self._dirty: Dict[str, Dict[str, Entry]] = {}
         self._configs: Dict[int, Tuple[Config, str]] = {}
-        self.modules = Tables(self.root / "modules")
+        #: The project index's facts of module texts (``project_text.use_store``).
+        self.texts = TextFacts(self.root / "texts" / "facts.json")
+        self.modules = Tables(self.root / "modules", self.texts.digest)
 
     # -- keys -----------------------------------------------------------------------
 
@@ -199,11 +203,12 @@ class Cache:
 
     def save(self) -> None:
         """Write every pack this run changed: merged with the file as it is now, atomically."""
-        if not self._dirty and not self.modules.changed:
+        if not self._dirty and not self.modules.changed and not self.texts.changed:
             return
         try:
             self._prepare()
             self.modules.save(_write_atomically)  # first: the packs' entries name its tables
+            self.texts.save(_write_atomically)
             for name, entries in sorted(self._dirty.items()):
                 target = self.root / f"{name}.json"
                 merged = _read_pack(target)

@@ -46,8 +46,11 @@ _UNREAD: Any = object()  # a table not looked for yet
 class Tables:
     """The tables in ``directory``: read as entries ask, the run's own written by ``save``."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, known: Callable[[str, Stamp], Optional[str]] = lambda path, stamp: None) -> None:
         self.directory = directory
+        #: The digest of a module's bytes at a stamp, when another part of the cache has it
+        #: (``cache_texts``): recording a result of a big import closure then reads no module.
+        self._known = known
         self._tables: Dict[str, Optional[_Table]] = {}
         self._refreshed: Set[str] = set()
         self._stamps: Dict[str, Optional[Stamp]] = {}
@@ -133,7 +136,7 @@ class Tables:
                 continue
             number = self._row_of.get(path)
             if number is None:
-                digest = self._digest(path, stamp) if self._stamp(path) == stamp else None
+                digest = self._known(path, stamp) or (self._digest(path, stamp) if self._stamp(path) == stamp else None)
                 if digest is None:
                     return None
                 number = self._row_of[path] = len(self._rows)

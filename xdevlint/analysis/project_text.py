@@ -13,11 +13,15 @@ may be such a binding.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import time
 from bisect import bisect_right
 from keyword import iskeyword
-from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, Iterator, KeysView, List, Match, Optional, Pattern, Set, Tuple
+from typing import (
+    TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, Iterator, KeysView, List, Mapping, Match, NamedTuple, Optional, Pattern,
+    Protocol, Sequence, Set, Tuple,
+)
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import Locations, literal_fragment
@@ -153,14 +157,19 @@ def _items(text: str) -> List[_Item]:
     return found + plain
 
 
-def imports_of(text: str, package: str, project: Project, items: Optional[List[_Item]] = None) -> List[Import]:
+def imports_of(text: str, package: str, project: Project) -> List[Import]:
     """What ``text`` (a module of ``package``) may import from project modules. A
-    module-level ``import a.b`` binds ``a``, whose attributes are names of ``a`` and of ``a.b``.
-    Each item is looked up by the absolute module it names: ``from ..utils import x`` of
-    every package below one, and ``from pkg.utils import x``, ask once between them."""
+    module-level ``import a.b`` binds ``a``, whose attributes are names of ``a`` and of ``a.b``."""
+    return _imports_in(_items(text), package, project)
+
+
+def _imports_in(items: Sequence[_Item], package: str, project: Project) -> List[Import]:
+    """``imports_of`` for the import items of a text. Each item is looked up by the
+    absolute module it names: ``from ..utils import x`` of every package below one, and
+    ``from pkg.utils import x``, ask once between them."""
     found: List[Import] = []
     memo = project.imported
-    for spec, name, local in _items(text) if items is None else items:
+    for spec, name, local in items:
         module = spec
         if spec is not None:
             module = _ABSOLUTE.get((package, spec)) if spec.startswith(".") else spec
@@ -234,27 +243,34 @@ class _Text:
     closure none of whose modules is marked without a look at any name.
 
     Only for a module that needs them, and only when first asked: where each statement
-    that may assign a name starts (``assigned``, ``starts``), and their text."""
+    that may assign a name starts (``assigned``, ``starts``), and their text. When the
+    result cache kept the module's ``Facts`` (``use_store``), its text itself (``source``,
+    ``defs``) is read only when one of those is asked: most modules' never is."""
 
     __slots__ = (
-        "module", "stamp", "source", "defs", "helpers", "locations", "_starts", "statements", "imported", "aliases",
-        "located", "starred", "named", "stars", "modules", "imports", "_reads", "seen", "bit", "_edges", "alias_read",
+        "module", "path", "stamp", "_source", "_defs", "helpers", "_marks", "locations", "_starts", "statements", "imported",
+        "aliases", "located", "starred", "named", "stars", "modules", "imports", "_reads", "seen", "bit", "_edges", "alias_read",
         "_spans", "_called",
     )
 
-    def __init__(self, module: str, path: str, stamp: Stamp, source: str, defs: Dict[str, str], package: str, project: Project) -> None:
+    def __init__(
+        self, module: str, path: str, stamp: Stamp, facts: Facts, package: str, project: Project,
+        texts: Optional[Tuple[str, Dict[str, str]]] = None,
+    ) -> None:
         self.module = module
+        self.path = path
         self.stamp = stamp
         #: What reading it is to ``Project.saw``: one object for every read, noted in O(1).
         self.seen: Dependencies = frozenset({(path, stamp)})
         self.bit = number(path, stamp)
-        self.source = source
-        self.defs = defs
-        self.helpers = _frozen(name for name, body in defs.items() if _may_help(body)) if _may_help_any(defs) else _EMPTY
+        self._source: Optional[str] = texts[0] if texts is not None else None
+        self._defs: Optional[Dict[str, str]] = texts[1] if texts is not None else None
+        self.helpers = facts.helpers
+        self._marks = facts.marks
         self.locations: Dict[Locations, bool] = {}
         self.statements: Dict[str, List[str]] = {}
         self._starts: Optional[Dict[str, Tuple[int, ...]]] = None
-        items = _items(source)
+        items = facts.items
         self.imported = _frozen(local or name.split(".", 1)[0] for spec, name, local in items if name != "*")
         from_items = [(spec, name, local or name) for spec, name, local in items if spec is not None]
         self.aliases = _frozen(local for _, name, local in from_items if name in _CALLEE_LAST_NAMES)
@@ -263,13 +279,12 @@ class _Text:
         )
         star_sources = {spec for spec, name, _ in from_items if name == "*"}
         self.starred = _frozen(n for spec in star_sources for n in _KNOWN_BY_MODULE.get(spec, ()))
-        # Reads an alias (``os.replace`` not called), imports one by name, or star-imports a module that has one.
-        self.alias_read = _ALIAS_READ.search(source) is not None
+        self.alias_read = facts.alias_read
         named: Dict[str, List[Tuple[str, Optional[str]]]] = {}
         stars: List[str] = []
         modules: Dict[str, List[str]] = {}  # local name -> the project modules it binds
         imports: Set[str] = set()
-        for imported, name, local in imports_of(source, package, project, items):
+        for imported, name, local in _imports_in(items, package, project):
             imports.add(imported)
             if name is not None:
                 named.setdefault(local, []).append((imported, name))
@@ -287,6 +302,26 @@ class _Text:
         #: their starts, and the longest one's length (``binding_at``).
         self._spans: Optional[Tuple[List[Tuple[int, int, str]], List[int], int]] = None
         self._called: Dict[str, FrozenSet[str]] = {}
+
+    @property
+    def source(self) -> str:
+        """The module-level text (``_module_text``)."""
+        if self._source is None:
+            self._load()
+        return self._source  # type: ignore[return-value]
+
+    @property
+    def defs(self) -> Dict[str, str]:
+        """The text of each top-level function, by name (``_module_text``)."""
+        if self._defs is None:
+            self._load()
+        return self._defs  # type: ignore[return-value]
+
+    def _load(self) -> None:
+        """The text the kept facts were of; a text changed since starts a new generation
+        at the next ``sweep``, as one changed after it was read does."""
+        texts = _module_text(self.path)
+        self._source, self._defs = texts if texts is not None else ("", {})
 
     def binding(self, pattern: Pattern[str]) -> Set[str]:
         """The names bound by the module-level statements in which ``pattern`` matches
@@ -328,9 +363,16 @@ class _Text:
         ``query`` can find no hit here."""
         spelled = self.locations.get(locations)
         if spelled is None:
-            spelled = self.locations[locations] = _spells_location(self.source.lower(), locations) or any(
-                _spells_location(body.lower(), locations) for body in self.defs.values()
-            )
+            key = location_key(locations)
+            spelled = self._marks.get(key)
+            if spelled is None:
+                spelled = _spells_location(self.source.lower(), locations) or any(
+                    _spells_location(body.lower(), locations) for body in self.defs.values()
+                )
+                store = _STORE[0]
+                if store is not None:
+                    store.marked(self.path, self.stamp, key, spelled)
+            self.locations[locations] = spelled
         return spelled or bool(self.located)
 
     @property
@@ -532,13 +574,68 @@ def _text(project: Project, module: str) -> Optional[Tuple[str, Stamp, _Text]]:
         _GENERATION[0] += 1  # a changed module: what was answered from its old text is void
         known = None
     if known is None:
-        texts = _module_text(path)
-        if texts is None:
-            return None
+        store = _STORE[0]
+        facts = store.facts(path, stamp) if store is not None else None
+        texts = None
+        if facts is None:
+            data = _bytes_of(path)
+            if data is None:
+                return None
+            texts = _split(data)
+            facts = facts_of(*texts)
+            if store is not None:
+                store.learnt(path, stamp, data, facts)
         package = module if found[1] else module.rpartition(".")[0]
-        known = _TEXTS[path] = _Text(module, path, stamp, texts[0], texts[1], package, project)
+        known = _TEXTS[path] = _Text(module, path, stamp, facts, package, project, texts)
     project.saw(known.seen)
     return path, stamp, known
+
+
+class Facts(NamedTuple):
+    """What the filter learns of a module's text with a full look at it (the rest of
+    ``_Text``'s facts follow from these, or are worked out when asked): the names its
+    import statements import (``_items``), its top-level functions that may rename or make
+    a temp (``_may_help``), and whether it reads a move or temp function without calling
+    it (``_ALIAS_READ``). What the result cache keeps of each module between runs."""
+
+    items: Sequence[_Item]  # kept by the cache as lists
+    helpers: FrozenSet[str]
+    alias_read: bool
+    #: ``_Text.marked``'s answers, by the locations' ``location_key``: a file that moves
+    #: asks them of its whole import closure.
+    marks: Mapping[str, bool] = {}
+
+
+def facts_of(source: str, defs: Dict[str, str]) -> Facts:
+    """The ``Facts`` of a module whose module-level text is ``source`` and whose
+    top-level functions' texts are ``defs`` (``_module_text``)."""
+    helpers = _frozen(name for name, body in defs.items() if _may_help(body)) if _may_help_any(defs) else _EMPTY
+    return Facts(tuple(_items(source)), helpers, _ALIAS_READ.search(source) is not None)
+
+
+class TextStore(Protocol):
+    """Where module texts' ``Facts`` are kept between runs (the result cache's: ``cache_texts``)."""
+
+    def facts(self, path: str, stamp: Stamp) -> Optional[Facts]:
+        """The facts kept of module ``path``'s text while it has ``stamp`` (or the same bytes), else None."""
+
+    def learnt(self, path: str, stamp: Stamp, data: bytes, facts: Facts) -> None:
+        """The ``facts`` of ``data``, the bytes of ``path`` read with ``stamp``: to keep."""
+
+    def marked(self, path: str, stamp: Stamp, key: str, marked: bool) -> None:
+        """``_Text.marked``'s answer for locations ``key``, of ``path``'s text with ``stamp``: to keep with its facts."""
+
+
+#: The store the facts of module texts are looked up in before a text is read, and
+#: handed to once worked out (``use_store``).
+_STORE: List[Optional[TextStore]] = [None]
+
+
+def use_store(store: Optional[TextStore]) -> None:
+    """Look up module texts' facts in ``store`` from now on (None: in none). A pre-commit
+    call reads the import closure of the files it checks: with the facts kept, only the
+    modules changed since, and those whose text a question needs (``_Text.source``)."""
+    _STORE[0] = store
 
 
 def names_of(project: Project, module: str) -> FrozenSet[str]:
@@ -933,8 +1030,22 @@ _GENERATION = [0]
 
 
 def _module_text(path: str) -> Optional[Tuple[str, Dict[str, str]]]:
-    """The text of module ``path`` that can bind its module-level names: all of it but the
-    bodies of its top-level functions and classes (and their decorators); and the text of
+    """``_split`` of module ``path``'s text, or None when it cannot be read."""
+    data = _bytes_of(path)
+    return None if data is None else _split(data)
+
+
+def _bytes_of(path: str) -> Optional[bytes]:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def _split(data: bytes) -> Tuple[str, Dict[str, str]]:
+    """The text of a module (its bytes: ``data``) that can bind its module-level names: all
+    of it but the bodies of its top-level functions and classes (and their decorators); and the text of
     each top-level function, by name (what it may do for callers, ``exports``). A body runs
     from a line starting (at column 0) with ``def``, ``async def``, ``class`` or ``@`` to
     the next line that starts at column 0 with anything but a closing bracket or a
@@ -942,12 +1053,7 @@ def _module_text(path: str) -> Optional[Tuple[str, Dict[str, str]]]:
     module text (a function's text goes on past it: ``_past_strings``).
     A function defined in a module-level block (``if sys.platform == ...:``, ``try:``) is
     a top-level function too (``_add_nested_defs``); its text stays in the module's as well."""
-    try:
-        with open(path, "rb") as handle:
-            source = handle.read().decode("latin-1")
-    except OSError:
-        return None
-    source = "\n" + source  # every line starts after a newline: the regexes' literal prefix
+    source = "\n" + data.decode("latin-1")  # every line starts after a newline: the regexes' literal prefix
     kept: List[str] = []
     defs: Dict[str, str] = {}
     start = 1
@@ -1046,6 +1152,19 @@ def _spells_location(lowered: str, locations: Locations) -> bool:
                 return True
             start = lowered.find(word, start + 1)
     return False
+
+
+def location_key(locations: Locations) -> str:
+    """What ``_spells_location`` looks for with ``locations``, as a short digest: the key
+    of ``Facts.marks``, the same in every process (configurations that differ only in
+    what no text test sees share it)."""
+    key = _LOCATION_KEYS.get(locations)
+    if key is None:
+        key = _LOCATION_KEYS[locations] = hashlib.blake2b(repr(_location_tokens(locations)).encode(), digest_size=8).hexdigest()
+    return key
+
+
+_LOCATION_KEYS: Dict[Locations, str] = {}
 
 
 def _location_tokens(locations: Locations) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
