@@ -429,3 +429,94 @@ def test_kept_marks_are_by_the_locations_asked(tmp_path: Path) -> None:
     assert "XDV101" not in codes(False)
     assert "XDV101" in codes(True)
     assert "XDV101" not in codes(False)
+
+
+#: A chain of imports: ``top`` asks what ``mid`` may bind, whose answer rests on ``low``'s text.
+CHAIN = {
+    "setup.cfg": "",
+    "app/__init__.py": "",
+    "app/low.py": "def noop(x):\n    return x\n",
+    "app/mid.py": "from .low import noop\n\n\ndef publish(src, dst):\n    return noop(src)\n",
+    "app/top.py": (
+        "import tempfile\n\nfrom .mid import publish\n\n\n"
+        "def f(name):\n    publish(tempfile.mkdtemp(), '/var/cache/app/' + name)\n"
+    ),
+}
+
+
+def chain_run(root: Path) -> Found:
+    project.forget()
+    out = io.StringIO()
+    main(["--format", "json", "--jobs", "1", "--cache-dir", str(root.parent / "cache"), str(root)], stdout=out)
+    return {(Path(f["path"]).name, f["line"], f["code"]) for f in json.loads(out.getvalue())}
+
+
+def test_an_edit_deep_in_a_closure_that_changes_no_answer_keeps_the_results_above(tmp_path: Path, checked: List[str]) -> None:
+    root = tmp_path / "app"
+    write_files(root, CHAIN)
+    first = chain_run(root)
+    low = root / "app" / "low.py"
+    low.write_text(low.read_text().replace("return x", "return x  # the same"))
+    checked.clear()
+    assert chain_run(root) == first
+    assert sorted(Path(p).name for p in checked) == ["low.py"]  # ``mid`` and ``top`` rest on answers that held
+
+
+def test_an_edit_deep_in_a_closure_that_changes_an_answer_rechecks_the_files_above(tmp_path: Path, checked: List[str]) -> None:
+    root = tmp_path / "app"
+    write_files(root, CHAIN)
+    chain_run(root)
+    low = root / "app" / "low.py"
+    low.write_text("import os\n\n\ndef noop(x):\n    os.rename(x, x + '.bak')\n    return x\n")  # ``publish`` now renames
+    checked.clear()
+    warm = chain_run(root)
+    assert {"low.py", "mid.py", "top.py"} <= {Path(p).name for p in checked}
+    project.forget()
+    out = io.StringIO()
+    main(["--format", "json", "--no-cache", str(root)], stdout=out)
+    assert warm == {(Path(f["path"]).name, f["line"], f["code"]) for f in json.loads(out.getvalue())}
+
+
+def damaged_chain(tmp_path: Path, damage: Any) -> Tuple[Path, Found, Any, Path]:
+    """The chain project checked once, then ``top``'s closure record replaced by
+    ``damage`` of it: (root, the findings, the good record, the pack holding it)."""
+    root = tmp_path / "app"
+    write_files(root, CHAIN)
+    first = chain_run(root)
+    top = str(root / "app" / "top.py")
+    (pack,) = [p for p in (tmp_path / "cache").glob("*/*.json") if top in p.read_text()]
+    data = json.loads(pack.read_text())
+    good = data["entries"][top]["closure"]
+    data["entries"][top]["closure"] = damage(json.loads(json.dumps(good)))
+    pack.write_text(json.dumps(data))
+    return root, first, good, pack
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda closure: "garbage",
+        lambda closure: closure[:2],
+        lambda closure: ["/not/a/list", ["0" * 32, "1"], closure[2]],
+        lambda closure: [closure[0], ["0" * 32, "1"], "not a dict"],
+        lambda closure: [closure[0], ["0" * 32, "1"], {"app.mid": "not a list"}],
+        lambda closure: [closure[0], ["0" * 32, "1"], {"app.mid": ["publish"]}],  # an answer it no longer gives
+    ],
+    ids=["not-a-list", "too-short", "roots-not-a-list", "answers-not-a-dict", "names-not-a-list", "other-answer"],
+)
+def test_a_malformed_closure_record_is_ignored_and_rewritten(tmp_path: Path, checked: List[str], damage: Any) -> None:
+    root, first, good, pack = damaged_chain(tmp_path, damage)
+    checked.clear()
+    assert chain_run(root) == first
+    assert [Path(p).name for p in checked] == ["top.py"]
+    assert json.loads(pack.read_text())["entries"][str(root / "app" / "top.py")]["closure"][2] == good[2]
+    checked.clear()
+    assert chain_run(root) == first and checked == []
+
+
+def test_a_damaged_closure_texts_record_falls_back_on_the_answers(tmp_path: Path, checked: List[str]) -> None:
+    """Texts that cannot be checked leave the answers, which are checked afresh: they hold."""
+    root, first, _, _ = damaged_chain(tmp_path, lambda closure: [closure[0], "not a record", closure[2]])
+    checked.clear()
+    assert chain_run(root) == first
+    assert checked == []

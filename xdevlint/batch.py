@@ -94,7 +94,7 @@ def check_files(
     def finish(index: int, result: FileResult) -> None:
         # Kept to the end of the run: without its dependencies (once the cache has them),
         # which a big project's run would hold a whole import closure of for every file.
-        done[index] = replace(result, dependencies=frozenset()) if result.dependencies else result
+        done[index] = replace(result, dependencies=frozenset(), closure=None) if result.dependencies or result.closure else result
         counted[0] += 1
         counted[1] += len(result.findings)
         if progress is not None:

@@ -20,7 +20,9 @@ share, ``cache_modules``, as there can be thousands), and is used only while
 every one still holds the same bytes: the same stamp, or, when the stamp changed (a
 ``touch``, a ``git checkout`` that rewrote the file), the same digest. A module deleted
 or changed invalidates exactly the entries that read it. The entry's own file is left
-out: its key covers its bytes. With the index off, entries record none and keys and
+out: its key covers its bytes. What the scan read of whole import closures is recorded
+apart (``model.Closure``): their texts, and the answers they gave, which are asked again
+when a text changed; the entry holds if every answer is the same. With the index off, entries record none and keys and
 packs are as they were. The index's facts of module texts are kept too (``cache_texts``),
 so that a run which checks a few changed files does not read their whole import closure again.
 
@@ -45,7 +47,7 @@ from xdevlint import __version__
 from xdevlint.analysis.project import enabled as project_index_on
 from xdevlint.config import Config, line_length_for
 from xdevlint.cache_modules import Tables
-from xdevlint.cache_texts import TextFacts
+from xdevlint.cache_texts import TextFacts, answers_hold
 from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Import, Span
 
 CACHE_DIR_NAME = ".xdevlint_cache"
@@ -164,9 +166,24 @@ class Cache:
             return None
         if need_edits and not has_edits and any(f.fix is not None for f in findings):
             return None
-        if project_index_on(config.project_index) and not self.modules.hold(entry.get("deps")):
-            return None
+        if project_index_on(config.project_index):
+            if not self.modules.hold(entry.get("deps")):
+                return None
+            if "closure" in entry and not self._closure_holds(absolute, entry, config):
+                return None
         return FileResult(path, findings)
+
+    def _closure_holds(self, absolute: str, entry: Entry, config: Config) -> bool:
+        """Whether what the entry rests on through import closures holds (``model.Closure``):
+        their texts, or else the answers the filter gave of them. Once the answers are
+        found the same, the entry records the texts as they are now."""
+        closure = entry["closure"]
+        if not (isinstance(closure, list) and len(closure) == 3):
+            return False
+        roots, texts, answers = closure
+        if self.modules.hold(texts):
+            return True
+        return answers_hold(roots, answers, self.texts) is not None
 
 
     def _pack_name(self, absolute: str, config: Config) -> str:
@@ -197,6 +214,12 @@ class Cache:
             if recorded is None:
                 return  # a module it read changed during the run: the result may be of its old text
             entry["deps"] = recorded
+            closure = result.closure
+            if closure is not None:
+                texts = self.modules.record_set(closure.texts)
+                if texts is None:
+                    return
+                entry["closure"] = [list(closure.roots), texts, {module: list(names) for module, names in closure.answers}]
         name = self._pack_name(absolute, config)
         self._pack(absolute, config)[absolute] = entry
         self._dirty.setdefault(name, {})[absolute] = entry

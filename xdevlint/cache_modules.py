@@ -58,6 +58,8 @@ class Tables:
         self._id: Optional[str] = None
         self._rows: List[List[Any]] = []
         self._row_of: Dict[str, int] = {}
+        #: ``record_set``'s answers, by the set: files that import the same modules share it.
+        self._sets: Dict[Dependencies, Optional[List[str]]] = {}
 
     # -- lookups --------------------------------------------------------------------
 
@@ -153,6 +155,14 @@ class Tables:
             self._id = uuid.uuid4().hex
         return [self._id, format(bits, "x")]
 
+    def record_set(self, texts: Dependencies) -> Optional[List[str]]:
+        """``record`` for the module texts of import closures (``model.Closure``), which
+        may hold the file itself (its key covers it, so its row only repeats that): the
+        same set is recorded once per run."""
+        if texts not in self._sets:
+            self._sets[texts] = self.record(texts, "")
+        return self._sets[texts]
+
     @property
     def changed(self) -> bool:
         """Whether ``save`` has a table to write."""
@@ -173,7 +183,7 @@ class Tables:
         self._refreshed.clear()
         if self._id is not None:
             self._tables[self._id] = _Table(self._rows)
-            self._id, self._rows, self._row_of = None, [], {}
+            self._id, self._rows, self._row_of, self._sets = None, [], {}, {}
 
 
 def _read_table(path: Path) -> Optional[_Table]:

@@ -24,7 +24,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
-from xdevlint.model import Stamp
+from xdevlint.model import Dependencies, Stamp
 
 if TYPE_CHECKING:  # only the type: the cache is imported with the index off too
     from xdevlint.analysis.project_text import Facts
@@ -98,6 +98,35 @@ class TextFacts:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         write(self.path, json.dumps({"format": FORMAT, "modules": merged}, separators=(",", ":")))
         self._entries, self._read_at, self._new = merged, _identity(self.path), {}
+
+
+def answers_hold(roots: Any, answers: Any, store: TextFacts) -> Optional[Dependencies]:
+    """The module texts the closures of ``answers``' modules rest on now, if the filter
+    gives each of them the names it gave when they were recorded (``model.Closure``;
+    the facts come from ``store`` where it has them); None if one differs, or if the
+    record is not what ``Cache.put`` writes."""
+    if not (type(roots) is list and roots and all(type(r) is str for r in roots) and type(answers) is dict):
+        return None
+    from xdevlint.analysis import project_text
+    from xdevlint.analysis.locations import Locations
+    from xdevlint.analysis.project import Project
+
+    if not _ANY_LOCATIONS:
+        _ANY_LOCATIONS.append(Locations())
+    project = Project(tuple(roots), _ANY_LOCATIONS[0], scanned_only=True)  # the locations play no part
+    previous = project_text.use_store(store)
+    try:
+        for module, names in answers.items():
+            if type(names) is not list or project_text.callee_names(project, module) != frozenset(names):
+                return None
+    finally:
+        project_text.use_store(previous)
+    closure = project.closure()
+    return closure.texts if closure is not None else frozenset()
+
+
+#: The locations ``answers_hold``'s projects are made with (made once: it compiles patterns).
+_ANY_LOCATIONS: List[Any] = []
 
 
 def _items(value: Any) -> bool:

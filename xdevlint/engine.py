@@ -15,7 +15,9 @@ import warnings
 from typing import TYPE_CHECKING, Optional, Sequence, Tuple, Type, Union
 
 from xdevlint.config import Config
-from xdevlint.model import ANALYSIS_ERROR_CODE, Applicability, Dependencies, FileResult, Finding, FixResult, analysis_error
+from xdevlint.model import (
+    ANALYSIS_ERROR_CODE, Applicability, Closure, Dependencies, FileResult, Finding, FixResult, analysis_error,
+)
 from xdevlint.registry import UNUSED_NOQA_CODE, RuleSpec
 from xdevlint.stages.focus import focus
 from xdevlint.stages.scan import Scan
@@ -90,8 +92,8 @@ def _lint_bytes(
         text, _ = decode(data)
     except DecodeError as error:
         return FileResult(path, (analysis_error(path, error.reason, error.line, error.column),), data), None
-    findings, module, read = _lint(data, text, path, config, rules, prescan, noqa, edits, None, dependencies)
-    return FileResult(path, findings, data, dependencies=read), module
+    findings, module, read, closure = _lint(data, text, path, config, rules, prescan, noqa, edits, None, dependencies)
+    return FileResult(path, findings, data, dependencies=read, closure=closure), module
 
 
 def lint_text(
@@ -110,8 +112,13 @@ def lint_text(
 
     Re-encoding would be wrong: the bytes' coding cookie may name another codec.
     """
-    findings, _, read = _lint(text, text, path, config, rules, prescan, noqa, edits, tree)
-    return FileResult(path, findings, dependencies=read)
+    findings, _, read, closure = _lint(text, text, path, config, rules, prescan, noqa, edits, tree)
+    return FileResult(path, findings, dependencies=read, closure=closure)
+
+
+def _rests_on(scan: Scan, dependencies: bool) -> Tuple[Dependencies, Optional[Closure]]:
+    """What the gates' answers rest on, with ``dependencies`` (see ``FileResult``)."""
+    return (scan.dependencies(), scan.closure()) if dependencies else (frozenset(), None)
 
 
 def _lint(
@@ -125,9 +132,10 @@ def _lint(
     edits: bool,
     tree: Optional[ast.AST] = None,
     dependencies: bool = True,
-) -> Tuple[Tuple[Finding, ...], Optional["cst.Module"], Dependencies]:
+) -> Tuple[Tuple[Finding, ...], Optional["cst.Module"], Dependencies, Optional[Closure]]:
     """The findings, the tree when one was analysed, and (with ``dependencies``) the
-    project modules (path, stamp) the gates and the analysis read through the project index."""
+    project modules (path, stamp) the gates and the analysis read through the project
+    index, and what the gates' answers rest on through import closures."""
     # Tokenizing for comments costs more than the cheap scan: at first only when a
     # comment may concern xdevlint itself (a file-level noqa, an XDV code); a bare or
     # other tool's noqa only matters once there are findings to suppress.
@@ -136,7 +144,7 @@ def _lint(
     early = may_noqa and ("xdevlint" in lowered or "xdv" in lowered)
     found = comments(text) if early else NO_COMMENTS
     if found.file_suppressed:
-        return (), None, frozenset()
+        return (), None, frozenset(), None
     selected: Rules = config.specs_for(path) if rules is None else rules
     ignored = found.file_codes
     if ignored:  # ``# xdevlint: noqa: XDV101``: as a per-file-ignore, whatever the front end
@@ -148,10 +156,10 @@ def _lint(
     scan = Scan(text, tree, path, config.project_index)
     candidates = [rule for rule in selected if not prescan or _may_apply(rule, scan, config)]
     if not candidates:  # the gates' answers may rest on what the project supplies
-        return _unused_noqa(path, text, found, [], judged), None, scan.dependencies() if dependencies else frozenset()
+        return (_unused_noqa(path, text, found, [], judged), None, *_rests_on(scan, dependencies))
     refused = _python_refuses(scan)
     if refused is not None and refused[3]:
-        return (analysis_error(path, *refused[:3]),), None, scan.dependencies() if dependencies else frozenset()
+        return ((analysis_error(path, *refused[:3]),), None, *_rests_on(scan, dependencies))
     from xdevlint.analyser import analyse  # libcst: only for a file some rule's scan keeps
 
     classes = [rule.rule if isinstance(rule, RuleSpec) else rule for rule in candidates]
@@ -160,14 +168,15 @@ def _lint(
     if focused is not None:  # a check only: fixes edit the whole file (``stages.focus``)
         parsed = (focused.text, focused.text, focused.tree)
     findings, module, analysed = analyse(*parsed, path, config, classes, refused, edits, dependencies)
-    read = scan.dependencies() | analysed if dependencies else frozenset()
+    read, closure = _rests_on(scan, dependencies)
+    read |= analysed
     if not noqa:
-        return tuple(sorted(findings)), module, read
+        return tuple(sorted(findings)), module, read, closure
     if findings and may_noqa and not early:
         found = comments(text)
     if any(f.code == ANALYSIS_ERROR_CODE for f in findings):
         judged = []  # a file that was not checked proves no noqa unused
-    return _unused_noqa(path, text, found, findings, judged), module, read
+    return _unused_noqa(path, text, found, findings, judged), module, read, closure
 
 
 def _unused_noqa(path: str, text: str, found: Comments, findings: Sequence[Finding], judged: Sequence[str]) -> Tuple[Finding, ...]:

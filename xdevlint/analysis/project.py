@@ -47,7 +47,7 @@ from xdevlint.analysis.exports import Context, Exported, summarise
 from xdevlint.analysis.locations import TEMP, Locations
 from xdevlint.analysis.project_files import STDLIB, absolute_module, installed, numbered_texts, project_root, stamp_of, top_package
 from xdevlint.analysis.project_text import callee_names, may_alias, names_of, sweep
-from xdevlint.model import Dependencies, Stamp
+from xdevlint.model import Closure, Dependencies, Stamp
 
 #: ``project-index = true`` (``--project-index``) turns the index on; the environment's
 #: ``XDEVLINT_PROJECT_INDEX=1`` or ``=0`` overrides every configuration (benchmarks, tests).
@@ -390,8 +390,10 @@ class Project:
         #: ``names_of``), kept as ``_read`` is: their memos keep them with the answers,
         #: which rest on them.
         self._reading: List[Dict[int, Collection[Tuple[str, Stamp]]]] = []
-        #: The module texts of the closures ``callee_names`` answered from, as bits (``_numbered``).
+        #: The module texts of the closures ``callee_names`` answered from, as bits
+        #: (``_numbered``), and its answers, by module: what ``closure`` gives.
         self._closures = 0
+        self._answers: Dict[str, FrozenSet[str]] = {}
 
     def saw(self, texts: Collection[Tuple[str, Stamp]]) -> None:
         """The filter read these module texts (path, stamp), or took an answer from its
@@ -404,9 +406,23 @@ class Project:
         if self._deps:
             self._deps[-1].update(texts)
 
-    def saw_closure(self, texts: int) -> None:
-        """``saw`` for the module texts an int's bits number (``_numbered``)."""
+    def saw_in_resolution(self, texts: Collection[Tuple[str, Stamp]]) -> None:
+        """``saw`` for the resolution under way alone (its memo is checked against them)."""
+        if self._deps:
+            self._deps[-1].update(texts)
+
+    def saw_closure(self, texts: int, module: str, names: FrozenSet[str]) -> None:
+        """``callee_names`` answered ``names`` for ``module`` from the module texts an
+        int's bits number (``_numbered``): what this project works out rests on both."""
         self._closures |= texts
+        self._answers[module] = names
+
+    def closure(self) -> Optional[Closure]:
+        """The closures ``callee_names`` answered from, with its answers (None: it was not asked)."""
+        if not self._answers:
+            return None
+        answers = tuple(sorted((module, tuple(sorted(names))) for module, names in self._answers.items()))
+        return Closure(self.roots, numbered_texts(self._closures), answers)
 
     def start_reading(self) -> None:
         """A search of the filter starts: note the texts it reads (``stop_reading``)."""
@@ -416,10 +432,11 @@ class Project:
         """The module texts the innermost search under way read, which it now ends."""
         return frozenset().union(*self._reading.pop().values())
 
-    def dependencies(self) -> Dependencies:
+    def dependencies(self, closures: bool = True) -> Dependencies:
         """Every module (path, stamp) this project has read a text or summary of: what a
-        result worked out with it rests on (the result cache checks them)."""
-        return frozenset(self.used).union(*self._read.values(), numbered_texts(self._closures))
+        result worked out with it rests on (the result cache checks them); the texts of
+        the closures ``callee_names`` read only with ``closures`` (else see ``closure``)."""
+        return frozenset(self.used).union(*self._read.values(), numbered_texts(self._closures) if closures else ())
 
     def find(self, module: str) -> Optional[Tuple[str, bool]]:
         """The file of project module ``module`` and whether it is a package, or None."""

@@ -122,18 +122,29 @@ def number(path: str, stamp: Stamp) -> int:
 
 
 def numbered_texts(bits: int) -> FrozenSet[Tuple[str, Stamp]]:
-    """The module texts (path, stamp) whose bits are set."""
-    digits = bin(bits)[:1:-1]  # the lowest bit first
-    found = []
-    index = digits.find("1")
-    while index != -1:
-        found.append(_NUMBERED[index])
-        index = digits.find("1", index + 1)
-    return frozenset(found)
+    """The module texts (path, stamp) whose bits are set: one object for the same bits
+    (files that import the same modules share their closures; the result cache records
+    each such set once, by it)."""
+    known = _SETS.get(bits)
+    if known is None:
+        digits = bin(bits)[:1:-1]  # the lowest bit first
+        found = []
+        index = digits.find("1")
+        while index != -1:
+            found.append(_NUMBERED[index])
+            index = digits.find("1", index + 1)
+        if len(_SETS) >= _SETS_KEPT:
+            _SETS.clear()  # a run's files come a directory at a time: the recent ones are what repeat
+        known = _SETS[bits] = frozenset(found)
+    return known
+
+
+_SETS: Dict[int, FrozenSet[Tuple[str, Stamp]]] = {}
+_SETS_KEPT = 256
 
 
 def forget() -> None:
     """Drop what this process remembers of where modules are (for tests: a cold run)."""
-    for memo in (_PACKAGES, _ROOTS, _ROOT_OF, _NUMBERS):
+    for memo in (_PACKAGES, _ROOTS, _ROOT_OF, _NUMBERS, _SETS):
         memo.clear()
     _NUMBERED.clear()

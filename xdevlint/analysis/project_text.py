@@ -560,8 +560,10 @@ _TEXTS: Dict[str, _Text] = {}
 _MAY: Dict[Tuple[Tuple[str, ...], Tuple[str, Optional[str]], Locations], Tuple[bool, int, Dependencies]] = {}
 
 
-def _text(project: Project, module: str) -> Optional[Tuple[str, Stamp, _Text]]:
-    """The filter's facts of project module ``module``'s text, read once per stamp."""
+def _text(project: Project, module: str, note: bool = True) -> Optional[Tuple[str, Stamp, _Text]]:
+    """The filter's facts of project module ``module``'s text, read once per stamp; noted
+    as read (``Project.saw``), or (``note`` false: ``callee_names``, which notes its
+    closures its own way) only by a resolution under way."""
     found = project.find(module)
     if found is None:
         return None
@@ -587,7 +589,10 @@ def _text(project: Project, module: str) -> Optional[Tuple[str, Stamp, _Text]]:
                 store.learnt(path, stamp, data, facts)
         package = module if found[1] else module.rpartition(".")[0]
         known = _TEXTS[path] = _Text(module, path, stamp, facts, package, project, texts)
-    project.saw(known.seen)
+    if note:
+        project.saw(known.seen)
+    else:
+        project.saw_in_resolution(known.seen)
     return path, stamp, known
 
 
@@ -631,11 +636,13 @@ class TextStore(Protocol):
 _STORE: List[Optional[TextStore]] = [None]
 
 
-def use_store(store: Optional[TextStore]) -> None:
-    """Look up module texts' facts in ``store`` from now on (None: in none). A pre-commit
-    call reads the import closure of the files it checks: with the facts kept, only the
-    modules changed since, and those whose text a question needs (``_Text.source``)."""
-    _STORE[0] = store
+def use_store(store: Optional[TextStore]) -> Optional[TextStore]:
+    """Look up module texts' facts in ``store`` from now on (None: in none), and the
+    store used until now. A pre-commit call reads the import closure of the files it
+    checks: with the facts kept, only the modules changed since, and those whose text a
+    question needs (``_Text.source``)."""
+    previous, _STORE[0] = _STORE[0], store
+    return previous
 
 
 def names_of(project: Project, module: str) -> FrozenSet[str]:
@@ -812,8 +819,9 @@ def callee_names(project: Project, module: str) -> FrozenSet[str]:
         _work_out_callee_names(project, module, generation)
         memo = _CALLEE_NAMES.get(key)
         if memo is None or memo[0] != generation:  # a text changed meanwhile, or it cannot be read
-            return frozenset()
-    project.saw_closure(memo[2])
+            project.saw_closure(0, module, _EMPTY)
+            return _EMPTY
+    project.saw_closure(memo[2], module, memo[1])
     return memo[1]
 
 
@@ -842,7 +850,7 @@ def _work_out_callee_names(project: Project, start: str, generation: int) -> Non
         index[module] = low[module] = len(index)
         stack.append(module)
         on_stack.add(module)
-        read = _text(project, module)
+        read = _text(project, module, note=False)
         if read is not None:
             facts[module] = read[2]
         imports = facts[module].imports if module in facts else frozenset()

@@ -30,7 +30,7 @@ from xdevlint.analysis.project_text import (
     without_imports,
     word_at,
 )
-from xdevlint.model import Dependencies
+from xdevlint.model import Closure, Dependencies
 
 
 class Supplied:
@@ -61,7 +61,12 @@ class Supplied:
         if self._view is None:
             return frozenset()
         read = self._view.project.dependencies()
-        return read if self._scanning is None else read | self._scanning.dependencies()
+        return read if self._scanning is None else read | self._scanning.dependencies(closures=False)
+
+    @property
+    def closure(self) -> Optional[Closure]:
+        """What the answers given so far rest on through import closures (``callees``)."""
+        return self._scanning.closure() if self._scanning is not None else None
 
     @property
     def possible(self) -> bool:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Callable, Collection, Dict, FrozenSet, Iterabl
 from xdevlint.analysis import names
 from xdevlint.analysis.dotted import dotted
 from xdevlint.analysis.locations import TEMP, Locations
-from xdevlint.model import Dependencies
+from xdevlint.model import Closure, Dependencies
 from xdevlint.stages.scan_lifetime import FACTORY_NAMES, ModuleIndex, temp_may_leak, temp_may_stay
 
 if TYPE_CHECKING:  # the index is imported only when a gate asks what the project supplies
@@ -183,6 +183,10 @@ class Scan:
         """The project modules (path, stamp) the gates' answers rest on: none unless a gate
         asked what the project supplies."""
         return self._supplied.dependencies if self._supplied is not None else frozenset()
+
+    def closure(self) -> Optional[Closure]:
+        """What the gates' answers rest on through import closures (``Supplied.closure``)."""
+        return self._supplied.closure if self._supplied is not None else None
 
     def has_location_source(self, locations: Locations) -> bool:
         """Whether the file can give paths the locations a move rule needs (sound):
