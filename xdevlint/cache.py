@@ -22,9 +22,10 @@ every one still holds the same bytes: the same stamp, or, when the stamp changed
 or changed invalidates exactly the entries that read it. The entry's own file is left
 out: its key covers its bytes. What the scan read of whole import closures is recorded
 apart (``model.Closure``): their texts, and the answers they gave, which are asked again
-when a text changed; the entry holds if every answer is the same. With the index off, entries record none and keys and
-packs are as they were. The index's facts of module texts are kept too (``cache_texts``),
-so that a run which checks a few changed files does not read their whole import closure again.
+when a text changed; the entry holds if every answer is the same. With the index off,
+entries record none and keys and packs are as they were. The index's facts of module
+texts are kept too (``cache_texts``), so that a run which checks a few changed files does
+not read their whole import closure again.
 
 Anything unexpected in a pack (not JSON, another format, a wrong key, a malformed
 finding) is ignored and rewritten, never trusted. Packs are written atomically (a temp
@@ -169,22 +170,19 @@ class Cache:
         if project_index_on(config.project_index):
             if not self.modules.hold(entry.get("deps")):
                 return None
-            if "closure" in entry and not self._closure_holds(absolute, entry, config):
+            if "closure" in entry and not self._closure_holds(entry["closure"]):
                 return None
         return FileResult(path, findings)
 
-    def _closure_holds(self, absolute: str, entry: Entry, config: Config) -> bool:
-        """Whether what the entry rests on through import closures holds (``model.Closure``):
-        their texts, or else the answers the filter gave of them. Once the answers are
-        found the same, the entry records the texts as they are now."""
-        closure = entry["closure"]
+    def _closure_holds(self, closure: Any) -> bool:
+        """Whether what an entry rests on through import closures holds (``model.Closure``):
+        their texts, or else the answers the filter gave of them. (The entry is not
+        rewritten when only the answers hold: a run that re-checked nothing would then
+        rewrite every pack. Until its file is checked again, each run asks afresh.)"""
         if not (isinstance(closure, list) and len(closure) == 3):
             return False
         roots, texts, answers = closure
-        if self.modules.hold(texts):
-            return True
-        return answers_hold(roots, answers, self.texts) is not None
-
+        return self.modules.hold(texts) or answers_hold(roots, answers, self.texts)
 
     def _pack_name(self, absolute: str, config: Config) -> str:
         """One pack per source directory and configuration: runs with other settings (or

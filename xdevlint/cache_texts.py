@@ -24,9 +24,10 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
-from xdevlint.model import Dependencies, Stamp
+from xdevlint.model import Stamp
 
-if TYPE_CHECKING:  # only the type: the cache is imported with the index off too
+if TYPE_CHECKING:  # only the types: the cache is imported with the index off too
+    from xdevlint.analysis.locations import Locations
     from xdevlint.analysis.project_text import Facts
 
 FORMAT = 1
@@ -100,13 +101,12 @@ class TextFacts:
         self._entries, self._read_at, self._new = merged, _identity(self.path), {}
 
 
-def answers_hold(roots: Any, answers: Any, store: TextFacts) -> Optional[Dependencies]:
-    """The module texts the closures of ``answers``' modules rest on now, if the filter
-    gives each of them the names it gave when they were recorded (``model.Closure``;
-    the facts come from ``store`` where it has them); None if one differs, or if the
-    record is not what ``Cache.put`` writes."""
+def answers_hold(roots: Any, answers: Any, store: TextFacts) -> bool:
+    """Whether the filter gives each module of ``answers`` the names it gave when they
+    were recorded (``model.Closure``; the facts come from ``store`` where it has them);
+    False too if the record is not what ``Cache.put`` writes."""
     if not (type(roots) is list and roots and all(type(r) is str for r in roots) and type(answers) is dict):
-        return None
+        return False
     from xdevlint.analysis import project_text
     from xdevlint.analysis.locations import Locations
     from xdevlint.analysis.project import Project
@@ -116,17 +116,16 @@ def answers_hold(roots: Any, answers: Any, store: TextFacts) -> Optional[Depende
     project = Project(tuple(roots), _ANY_LOCATIONS[0], scanned_only=True)  # the locations play no part
     previous = project_text.use_store(store)
     try:
-        for module, names in answers.items():
-            if type(names) is not list or project_text.callee_names(project, module) != frozenset(names):
-                return None
+        return all(
+            type(names) is list and project_text.callee_names(project, module) == frozenset(names)
+            for module, names in answers.items()
+        )
     finally:
         project_text.use_store(previous)
-    closure = project.closure()
-    return closure.texts if closure is not None else frozenset()
 
 
 #: The locations ``answers_hold``'s projects are made with (made once: it compiles patterns).
-_ANY_LOCATIONS: List[Any] = []
+_ANY_LOCATIONS: List["Locations"] = []
 
 
 def _items(value: Any) -> bool:
