@@ -52,9 +52,9 @@ from xdevlint.model import Closure, Dependencies, Stamp
 #: ``project-index = true`` (``--project-index``) turns the index on; the environment's
 #: ``XDEVLINT_PROJECT_INDEX=1`` or ``=0`` overrides every configuration (benchmarks, tests).
 #: Off by default: it misses its cost target (+15% on a cold full run) on large projects.
-#: ``bench/project_index.py --repeat 5`` measured +41% CPU on the ecosystem corpus
-#: (9.9 s -> 14.0 s) and +8% on the stdlib (6.2 s -> 6.7 s), on 2026-12-03. With it
-#: off, no gate or analysis looks past the file.
+#: ``bench/project_index.py --repeat 5`` measured +41% to +46% CPU on the ecosystem
+#: corpus (8.8 s -> 12.8 s in the last run) and +5% to +14% on the stdlib, on
+#: 2026-12-03. With it off, no gate or analysis looks past the file.
 SWITCH = "XDEVLINT_PROJECT_INDEX"
 
 
