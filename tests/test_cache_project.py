@@ -17,6 +17,7 @@ from typing import Any, Dict, List, Set, Tuple
 import pytest
 
 import xdevlint.batch
+import xdevlint.cache
 from xdevlint import batch, cache_texts
 from xdevlint.analysis import project, project_text
 from xdevlint.frontends.cli import main
@@ -520,3 +521,21 @@ def test_a_damaged_closure_texts_record_falls_back_on_the_answers(tmp_path: Path
     checked.clear()
     assert chain_run(root) == first
     assert checked == []
+
+
+def test_a_closure_that_cannot_be_checked_again_is_a_miss(tmp_path: Path, checked: List[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Asking the answers again fails (here, on purpose): the entry is not served, the file is checked."""
+    root = tmp_path / "app"
+    write_files(root, CHAIN)
+    first = chain_run(root)
+    low = root / "app" / "low.py"
+    low.write_text(low.read_text() + "# edited\n")
+
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("the filter failed")
+
+    monkeypatch.setattr(cache_texts, "answers_hold", broken)
+    monkeypatch.setattr(xdevlint.cache, "answers_hold", broken)
+    checked.clear()
+    assert chain_run(root) == first
+    assert {"low.py", "mid.py", "top.py"} <= {Path(p).name for p in checked}
