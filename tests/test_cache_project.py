@@ -539,3 +539,49 @@ def test_a_closure_that_cannot_be_checked_again_is_a_miss(tmp_path: Path, checke
     checked.clear()
     assert chain_run(root) == first
     assert {"low.py", "mid.py", "top.py"} <= {Path(p).name for p in checked}
+
+
+def test_answers_found_to_hold_are_not_asked_again_while_their_texts_hold(
+    tmp_path: Path, checked: List[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "app"
+    write_files(root, CHAIN)
+    first = chain_run(root)
+    asked: List[Any] = []
+    real = xdevlint.cache.answers_hold
+
+    def spy(*args: Any) -> Any:
+        asked.append(args[1])
+        return real(*args)
+
+    monkeypatch.setattr(xdevlint.cache, "answers_hold", spy)
+    low = root / "app" / "low.py"
+    low.write_text(low.read_text() + "# edited\n")
+    assert chain_run(root) == first
+    assert {"app.low", "app.mid"} <= {module for answers in asked for module in answers}  # ``mid``'s and ``top``'s
+    asked.clear()
+    checked.clear()
+    assert chain_run(root) == first  # nothing changed since
+    assert asked == [] and checked == []
+    low.write_text(low.read_text() + "# edited again\n")
+    assert chain_run(root) == first
+    assert asked  # the texts they held against changed: asked again
+
+
+@pytest.mark.parametrize("damage", ["garbage", ["0" * 32, "1"], {"not": "a record"}, None], ids=["text", "unknown-table", "dict", "null"])
+def test_a_malformed_held_record_is_asked_again(tmp_path: Path, checked: List[str], damage: Any) -> None:
+    root = tmp_path / "app"
+    write_files(root, CHAIN)
+    first = chain_run(root)
+    low = root / "app" / "low.py"
+    low.write_text(low.read_text() + "# edited\n")
+    chain_run(root)
+    facts = facts_file(root)
+    data = json.loads(facts.read_text())
+    assert data["held"]
+    data["held"] = {key: damage for key in data["held"]}
+    facts.write_text(json.dumps(data))
+    checked.clear()
+    assert chain_run(root) == first
+    assert checked == []  # the answers, asked again, hold
+    assert all(isinstance(record, list) and len(record) == 2 for record in json.loads(facts.read_text())["held"].values())

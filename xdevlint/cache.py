@@ -48,7 +48,7 @@ from xdevlint import __version__
 from xdevlint.analysis.project import enabled as project_index_on
 from xdevlint.config import Config, line_length_for
 from xdevlint.cache_modules import Tables
-from xdevlint.cache_texts import TextFacts, answers_hold
+from xdevlint.cache_texts import TextFacts, answers_hold, closure_key
 from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Import, Span
 
 CACHE_DIR_NAME = ".xdevlint_cache"
@@ -176,18 +176,28 @@ class Cache:
 
     def _closure_holds(self, closure: Any) -> bool:
         """Whether what an entry rests on through import closures holds (``model.Closure``):
-        their texts, or else the answers the filter gave of them. (The entry is not
-        rewritten when only the answers hold: a run that re-checked nothing would then
-        rewrite every pack. Until its file is checked again, each run asks afresh.)"""
+        their texts, or else the answers the filter gave of them. Answers found to hold are
+        noted with the texts they held against (``TextFacts.held``, one file: rewriting
+        the entries would rewrite every pack), so a later run with those texts unchanged
+        need not ask again."""
         if not (isinstance(closure, list) and len(closure) == 3):
             return False
         roots, texts, answers = closure
         if self.modules.hold(texts):
             return True
+        key = closure_key(texts, answers)
+        if self.modules.hold(self.texts.held(key)):
+            return True
         try:
-            return answers_hold(roots, answers, self.texts)
+            now = answers_hold(roots, answers, self.texts)
         except Exception:  # a cache that cannot tell serves nothing: the file is checked again
             return False
+        if now is None:
+            return False
+        recorded = self.modules.record_set(now)
+        if recorded is not None:
+            self.texts.found_held(key, recorded)
+        return True
 
     def _pack_name(self, absolute: str, config: Config) -> str:
         """One pack per source directory and configuration: runs with other settings (or

@@ -24,7 +24,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
-from xdevlint.model import Stamp
+from xdevlint.model import Dependencies, Stamp
 
 if TYPE_CHECKING:  # only the types: the cache is imported with the index off too
     from xdevlint.analysis.locations import Locations
@@ -40,14 +40,19 @@ class TextFacts:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._entries: Optional[Dict[str, Any]] = None
+        self._held: Dict[str, Any] = {}
         self._read_at: Optional[Tuple[int, int, int]] = None  # the file's (inode, mtime, size) when read
         self._new: Dict[str, List[Any]] = {}
+        self._new_held: Dict[str, Any] = {}
 
-    def facts(self, path: str, stamp: Stamp) -> Optional["Facts"]:
+    def _load(self) -> Dict[str, Any]:
         if self._entries is None:
             self._read_at = _identity(self.path)
-            self._entries = _read(self.path)
-        entry = self._entries.get(path)
+            self._entries, self._held = _read(self.path)
+        return self._entries
+
+    def facts(self, path: str, stamp: Stamp) -> Optional["Facts"]:
+        entry = self._load().get(path)
         if not isinstance(entry, list) or len(entry) != 7:
             return None
         mtime, size, digest, items, helpers, alias_read, marks = entry
@@ -83,30 +88,57 @@ class TextFacts:
             return entry[2]
         return None
 
+    def held(self, key: str) -> Any:
+        """The record (``cache_modules``) of the texts against which the closure answers of
+        ``key`` (``closure_key``) were last found to hold, or None."""
+        self._load()
+        return self._new_held.get(key) or self._held.get(key)
+
+    def found_held(self, key: str, record: List[str]) -> None:
+        """The closure answers of ``key`` hold against the texts ``record`` records: a later
+        run that finds those texts unchanged need not ask again."""
+        self._new_held[key] = record
+
     @property
     def changed(self) -> bool:
         """Whether ``save`` has facts to write."""
-        return bool(self._new)
+        return bool(self._new or self._new_held)
 
     def save(self, write: Callable[[Path, str], None]) -> None:
         """Write (with ``write``, atomic) the facts learnt this run, merged with the file as
         it is now. ``OSError`` is the caller's."""
-        if not self._new:
+        if not self._new and not self._new_held:
             return
         unchanged = self._entries is not None and self._read_at is not None and _identity(self.path) == self._read_at
-        merged = self._entries if unchanged and self._entries is not None else _read(self.path)
+        merged, held = (self._entries, self._held) if unchanged and self._entries is not None else _read(self.path)
         merged.update(self._new)
+        for key, record in self._new_held.items():  # the newest last: what the bound keeps
+            held.pop(key, None)
+            held[key] = record
+        if len(held) > _HELD_KEPT:
+            held = dict(list(held.items())[-_HELD_KEPT:])
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        write(self.path, json.dumps({"format": FORMAT, "modules": merged}, separators=(",", ":")))
-        self._entries, self._read_at, self._new = merged, _identity(self.path), {}
+        write(self.path, json.dumps({"format": FORMAT, "modules": merged, "held": held}, separators=(",", ":")))
+        self._entries, self._held, self._read_at, self._new, self._new_held = merged, held, _identity(self.path), {}, {}
 
 
-def answers_hold(roots: Any, answers: Any, store: TextFacts) -> bool:
-    """Whether the filter gives each module of ``answers`` the names it gave when they
-    were recorded (``model.Closure``; the facts come from ``store`` where it has them);
-    False too if the record is not what ``Cache.put`` writes."""
+#: How many ``held`` records a cache keeps: one per checked file whose closure changed,
+#: and a file checked again records another; the oldest go first.
+_HELD_KEPT = 20_000
+
+
+def closure_key(texts: Any, answers: Any) -> str:
+    """The key of a closure record's texts and answers, as ``Cache.put`` wrote them."""
+    return hashlib.blake2b(json.dumps([texts, answers], sort_keys=True).encode(), digest_size=16).hexdigest()
+
+
+def answers_hold(roots: Any, answers: Any, store: TextFacts) -> Optional[Dependencies]:
+    """The module texts the closures of ``answers``' modules rest on now, if the filter
+    gives each of those modules the names it gave when they were recorded
+    (``model.Closure``; the facts come from ``store`` where it has them); None if one
+    differs, or if the record is not what ``Cache.put`` writes."""
     if not (type(roots) is list and roots and all(type(r) is str for r in roots) and type(answers) is dict):
-        return False
+        return None
     from xdevlint.analysis import project_text
     from xdevlint.analysis.locations import Locations
     from xdevlint.analysis.project import Project
@@ -116,12 +148,13 @@ def answers_hold(roots: Any, answers: Any, store: TextFacts) -> bool:
     project = Project(tuple(roots), _ANY_LOCATIONS[0], scanned_only=True)  # the locations play no part
     previous = project_text.use_store(store)
     try:
-        return all(
-            type(names) is list and project_text.callee_names(project, module) == frozenset(names)
-            for module, names in answers.items()
-        )
+        for module, names in answers.items():
+            if type(names) is not list or project_text.callee_names(project, module) != frozenset(names):
+                return None
     finally:
         project_text.use_store(previous)
+    closure = project.closure()
+    return closure.texts if closure is not None else frozenset()
 
 
 #: The locations ``answers_hold``'s projects are made with (made once: it compiles patterns).
@@ -146,15 +179,18 @@ def _marks(value: Any) -> bool:
     return type(value) is dict and all(type(marked) is bool for marked in value.values())
 
 
-def _read(path: Path) -> Dict[str, Any]:
-    """The kept facts by module path, or none when the file is missing or unexpected."""
+def _read(path: Path) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """The kept facts by module path and the ``held`` records, or none when the file is
+    missing or unexpected."""
     try:
         with open(path, "rb") as handle:
             data = json.loads(handle.read())
     except (OSError, ValueError, RecursionError):
-        return {}
-    modules = data.get("modules") if isinstance(data, dict) and data.get("format") == FORMAT else None
-    return modules if isinstance(modules, dict) else {}
+        return {}, {}
+    if not (isinstance(data, dict) and data.get("format") == FORMAT):
+        return {}, {}
+    modules, held = data.get("modules"), data.get("held")
+    return modules if isinstance(modules, dict) else {}, held if isinstance(held, dict) else {}
 
 
 def _identity(path: Path) -> Optional[Tuple[int, int, int]]:
