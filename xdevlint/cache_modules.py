@@ -32,6 +32,12 @@ from xdevlint.model import Dependencies, Stamp
 FORMAT = 1
 
 
+def content_digest(data: bytes) -> str:
+    """The digest a row records of a module's bytes (``cache_texts`` records the same, and
+    hands it over: the two must agree)."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
 class _Table:
     """One table's rows, and which of them no longer hold (worked out once per run)."""
 
@@ -122,7 +128,7 @@ class Tables:
                 pass
             else:
                 if (info.st_mtime_ns, info.st_size) == stamp:
-                    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+                    digest = content_digest(data)
             self._digests[path] = digest
         return self._digests[path]
 

@@ -24,6 +24,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
+from xdevlint.cache_modules import content_digest
 from xdevlint.model import Dependencies, Stamp
 
 if TYPE_CHECKING:  # only the types: the cache is imported with the index off too
@@ -68,25 +69,26 @@ class TextFacts:
 
     def learnt(self, path: str, stamp: Stamp, data: bytes, facts: "Facts") -> None:
         self._new[path] = [
-            stamp[0], stamp[1], _digest(data), [list(item) for item in facts.items], sorted(facts.helpers), facts.alias_read,
+            stamp[0], stamp[1], content_digest(data), [list(item) for item in facts.items], sorted(facts.helpers), facts.alias_read,
             dict(facts.marks),
         ]
 
     def marked(self, path: str, stamp: Stamp, key: str, marked: bool) -> None:
-        entry = self._new.get(path)
-        if entry is None and self._entries is not None:
-            entry = self._entries.get(path)
-        if isinstance(entry, list) and len(entry) == 7 and (entry[0], entry[1]) == stamp and isinstance(entry[6], dict):
+        entry = self._kept(path, stamp)
+        if entry is not None and isinstance(entry[6], dict):
             self._new[path] = [*entry[:6], {**entry[6], key: marked}]
 
     def digest(self, path: str, stamp: Stamp) -> Optional[str]:
         """The digest of module ``path``'s bytes, if its facts are kept with ``stamp``."""
+        entry = self._kept(path, stamp)
+        return entry[2] if entry is not None and isinstance(entry[2], str) else None
+
+    def _kept(self, path: str, stamp: Stamp) -> Optional[List[Any]]:
+        """The entry of ``path``, learnt this run or read, if it is kept with ``stamp``."""
         entry = self._new.get(path)
         if entry is None and self._entries is not None:
             entry = self._entries.get(path)
-        if isinstance(entry, list) and len(entry) == 7 and (entry[0], entry[1]) == stamp and isinstance(entry[2], str):
-            return entry[2]
-        return None
+        return entry if isinstance(entry, list) and len(entry) == 7 and (entry[0], entry[1]) == stamp else None
 
     def held(self, key: str) -> Any:
         """The record (``cache_modules``) of the texts against which the closure answers of
@@ -202,13 +204,9 @@ def _identity(path: Path) -> Optional[Tuple[int, int, int]]:
     return (info.st_ino, info.st_mtime_ns, info.st_size)
 
 
-def _digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
-
-
 def _digest_of_file(path: str) -> Optional[str]:
     try:
         with open(path, "rb") as handle:
-            return _digest(handle.read())
+            return content_digest(handle.read())
     except OSError:
         return None

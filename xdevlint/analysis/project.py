@@ -403,8 +403,7 @@ class Project:
         self._read[key] = texts
         for frame in self._reading:
             frame[key] = texts
-        if self._deps:
-            self._deps[-1].update(texts)
+        self.saw_in_resolution(texts)
 
     def saw_in_resolution(self, texts: Collection[Tuple[str, Stamp]]) -> None:
         """``saw`` for the resolution under way alone (its memo is checked against them)."""

@@ -18,6 +18,7 @@ import re
 import time
 from bisect import bisect_right
 from keyword import iskeyword
+from types import MappingProxyType
 from typing import (
     TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, Iterator, KeysView, List, Mapping, Match, NamedTuple, Optional, Pattern,
     Protocol, Sequence, Set, Tuple,
@@ -608,7 +609,7 @@ class Facts(NamedTuple):
     alias_read: bool
     #: ``_Text.marked``'s answers, by the locations' ``location_key``: a file that moves
     #: asks them of its whole import closure.
-    marks: Mapping[str, bool] = {}
+    marks: Mapping[str, bool] = MappingProxyType({})
 
 
 def facts_of(source: str, defs: Dict[str, str]) -> Facts:
