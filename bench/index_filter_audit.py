@@ -45,9 +45,9 @@ def audit(path: Path) -> Tuple[int, List[str]]:
         if resolved is None:
             continue
         resolved_names += 1
-        function = resolved.function
-        callees = (resolved.callees | (function.scanned if function else frozenset())) & SCANNED_CALLEES
-        locations = resolved.locations | (function.locations if function else frozenset())
+        exported = resolved.function or resolved.cls  # a helper, or a class with helper methods
+        callees = (resolved.callees | (exported.scanned if exported else frozenset())) & SCANNED_CALLEES
+        locations = resolved.locations | (exported.locations if exported else frozenset())
         where = f"{view.module}.{name} ({path}:{resolved.origin[1] if resolved.origin else '?'})"
         if callees and name not in project_text.callee_names(view.project, view.module):
             missed.append(f"callee_names rules out {where}, which resolves to {', '.join(sorted(callees))}")

@@ -614,12 +614,14 @@ def test_the_analysis_resolves_only_the_imported_names_the_file_uses(tmp_path: P
 
 
 def test_a_name_no_text_binds_resolves_to_nothing_unparsed_and_again_once_its_module_binds_it(tmp_path: Path) -> None:
-    """A class (or no binding at all) is nothing to callers: ``names_of`` rules it out
-    without a parse of its module. The answer rests on the module's text: once the
-    module binds the name, a later project (a server's next check) resolves it."""
+    """A name no text binds is nothing to callers: ``names_of`` rules it out without a
+    parse of its module. The answer rests on the module's text: once the module binds
+    the name, a later project (a server's next check) resolves it. (A class is parsed:
+    it has no method that does anything callers need.)"""
     proj = _project_of(tmp_path, {"pkg/__init__.py": "", "pkg/paths.py": "class Cache:\n    ROOT = '/tmp'\n"})
-    assert proj.resolve("pkg.paths.Cache") is None and proj.resolve("pkg.paths.STAGE") is None
+    assert proj.resolve("pkg.paths.STAGE") is None
     assert project._SUMMARIES == {}
+    assert proj.resolve("pkg.paths.Cache") is None
     (tmp_path / "pkg" / "paths.py").write_text("class Cache:\n    ROOT = '/tmp'\n\nSTAGE: Final[\n    str\n] = '/tmp/stage'\n")
     project_text._SWEPT[0] = 0.0  # the next file's view looks for changed texts now
     view = project.view_for(str(tmp_path / "pkg" / "__init__.py"), DEFAULT)
@@ -627,3 +629,57 @@ def test_a_name_no_text_binds_resolves_to_nothing_unparsed_and_again_once_its_mo
     stage = view.resolve("pkg.paths.STAGE")
     assert stage is not None and stage.locations == {"temp"} and stage.literal == "/tmp/stage"
     assert view.resolve("pkg.paths.Cache") is None
+
+
+def test_a_class_is_summarised_by_the_methods_that_do_something_for_callers() -> None:
+    """``store.py``: methods off an object (``self`` not a parameter callers pass), class
+    and static methods off the class, inherited ones; a property is read, not called, and
+    an override that does nothing hides its base's method."""
+    view = _view("archive.py")
+    store = view.resolve("shards.store.Store")
+    assert store is not None and store.cls is not None and store.function is None
+    assert store.origin == (str(PACKAGE / "store.py"), 10)
+    methods = {name: (kind, exported) for name, kind, exported in store.cls.methods}
+    assert sorted(methods) == ["discard", "put", "put_in_cache", "staged"]  # not ``describe``, nor the property ``spool``
+    kind, put = methods["put"]
+    assert kind == "instance" and put.positional == ("src", "dst") and put.name == "Store.put" and put.where == "shards/store.py:14"
+    assert [(m.function, m.source.param, m.destination.param) for m in put.moves] == [("os.replace", "src", "dst")]
+    assert methods["staged"][0] == "class" and methods["staged"][1].returns_temp == "directory"
+    assert methods["staged"][1].positional == ()
+    assert methods["discard"][0] == "static" and methods["discard"][1].removes == {"path"}
+    assert store.cls.scanned == {"os.replace", "os.rename", "tempfile.mkdtemp"}
+    assert store.cls.locations == {"cache", "temp"}  # the rename's destination, the temp it returns
+    # Off the class: class and static methods; a plain method takes ``self`` first.
+    assert store.cls.method("put") is None and store.cls.instantiated().method("put") == put
+    discard = view.resolve("shards.store.Store.discard")
+    assert discard is not None and discard.function == methods["discard"][1]
+    assert view.resolve("shards.store.Store.put") is None
+    blob = view.resolve("shards.store.BlobStore")
+    assert blob is not None and blob.cls is not None
+    assert sorted(name for name, _, _ in blob.cls.methods) == ["discard", "put", "staged"]
+
+
+def test_a_class_method_helper_is_found_for_one_file_alone_and_named_in_the_message() -> None:
+    """Checked alone, ``archive.py`` reads ``store.py`` through its import; the finding
+    names the method with its class, and where the rename is."""
+    path = PACKAGE / "archive.py"
+    found = lint_source(path.read_bytes(), str(path), Config(root=SHARDS)).findings
+    messages = {f.span.line: f.message for f in found if f.code == "XDV101"}
+    assert sorted(messages) == [12, 18, 24, 41, 49]
+    assert messages[18].startswith("`Store.put_in_cache()` calls `os.rename` (at `shards/store.py:18`)")
+    assert messages[41].startswith("`Store.put()` calls `os.replace` (at `shards/store.py:15`)")
+
+
+def test_a_cycle_of_class_bases_across_modules_ends_and_keeps_each_class_own_methods(tmp_path: Path) -> None:
+    """``class A(b.B)`` and ``class B(a.A)``: each inherits what the cycle gives so far,
+    and a call of one's own method is still followed."""
+    proj = _project_of(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/a.py": "import os\nfrom pkg import b\n\nclass A(b.B):\n    def put(self, src, dst):\n        os.replace(src, dst)\n",
+        "pkg/b.py": "import shutil\nfrom pkg.a import A\n\nclass B(A):\n    def drop(self, path):\n        shutil.rmtree(path)\n",
+    })
+    a = proj.resolve("pkg.a.A")
+    b = proj.resolve("pkg.b.B")
+    assert a is not None and a.cls is not None and b is not None and b.cls is not None
+    assert "put" in {name for name, _, _ in a.cls.methods}
+    assert "drop" in {name for name, _, _ in b.cls.methods}

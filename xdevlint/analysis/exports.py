@@ -1,10 +1,12 @@
 """What a project function does for its callers in other modules, from its ``ast``.
 
 Real code keeps its move, temp and cleanup helpers in other modules: a ``utils.download()``
-that returns a staged temp, a ``publish(src, dst)`` that renames, an ``rm_rf(path)``. The
-project index summarises a top-level function the first time another module's name for
-it is asked for (``Project.function``), in one cheap pass over its body: the stdlib
-``ast``, flow-insensitive (what a name may hold anywhere in the body), as the index is.
+that returns a staged temp, a ``publish(src, dst)`` that renames, an ``rm_rf(path)``, a
+``Store`` whose ``put(src, dst)`` renames. The project index summarises a top-level
+function, or a top-level class's methods (``ExportedClass``), the first time another
+module's name for it is asked for (``Project.resolve``), in one cheap pass over each
+body: the stdlib ``ast``, flow-insensitive (what a name may hold anywhere in the body),
+as the index is.
 
 A summary (``Exported``) says what callers need and no more, in terms of the function's
 parameters: the temp it returns (every ``return`` hands one back), the locations it
@@ -89,10 +91,13 @@ class Exported:
     moves_away: FrozenSet[str] = frozenset()  # parameters a consuming move takes away (``shutil.move``)
     removes: FrozenSet[str] = frozenset()
     raises: bool = False  # every call ends in an exception or an exit (``fail(msg)``)
+    owner: Optional[str] = None  # a method's class
 
     @property
     def name(self) -> str:
-        return self.qualified.rpartition(".")[2]
+        """As messages name it: ``publish``, ``Store.put``."""
+        name = self.qualified.rpartition(".")[2]
+        return f"{self.owner}.{name}" if self.owner is not None else name
 
     @property
     def where(self) -> str:
@@ -142,6 +147,45 @@ class Exported:
         return bound
 
 
+#: How a method is called: on an instance (``self`` first), on the class (``cls``), or as a plain function.
+INSTANCE, CLASS, STATIC = "instance", "class", "static"
+
+
+@dataclass(frozen=True)
+class ExportedClass:
+    """A project class as other modules' code sees it: the summaries of its methods
+    that do something callers need (``methods``: name, how it is called, its summary as
+    bound to an instance or the class), its own and those it inherits from project
+    classes. ``instance``: the value is an object of the class, not the class itself."""
+
+    qualified: str
+    path: str
+    line: int
+    methods: Tuple[Tuple[str, str, Exported], ...] = ()
+    instance: bool = False
+
+    def method(self, name: str) -> Optional[Exported]:
+        """What ``name`` read off this value is, when a call of it does something callers
+        need: any method off an instance; off the class, a class or static method (a
+        plain function read off the class takes ``self`` first: not followed)."""
+        for method, kind, exported in self.methods:
+            if method == name:
+                return exported if self.instance or kind != INSTANCE else None
+        return None
+
+    def instantiated(self) -> "ExportedClass":
+        return replace(self, instance=True)
+
+    @property
+    def scanned(self) -> FrozenSet[str]:
+        """The library functions a call of one of its methods stands for, to the scan's gates."""
+        return frozenset().union(*(exported.scanned for _, _, exported in self.methods))
+
+    @property
+    def locations(self) -> FrozenSet[str]:
+        return frozenset().union(*(exported.locations for _, _, exported in self.methods))
+
+
 class Context:
     """What summarising needs from the index: the absolute name a dotted expression of
     the module names, the locations a module-level expression has, and the summary of
@@ -158,14 +202,23 @@ class Context:
         self.function = function
 
 
-def summarise(node: ast.FunctionDef, qualified: str, path: str, context: Context, may_yield: bool = True) -> Exported:
+def summarise(
+    node: ast.FunctionDef, qualified: str, path: str, context: Context, may_yield: bool = True, bound: bool = False,
+    owner: Optional[str] = None,
+) -> Exported:
     """The summary of the top-level function ``node`` (``may_yield``: whether its text
-    spells ``yield``, when that is known)."""
+    spells ``yield``, when that is known); of a method of class ``owner`` as its callers
+    on an instance or the class see it (``bound``): without its first parameter, ``self`` or ``cls``, which
+    is nothing a caller passes (what the body does to it is no caller's path)."""
     args = node.args
     positional = tuple(a.arg for a in (*args.posonlyargs, *args.args))
     keyword_only = tuple(a.arg for a in args.kwonlyargs)
     paths = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation is not None and "Path" in ast.dump(a.annotation)}
-    body = _Body(set(positional) | set(keyword_only), paths, context)
+    passed = set(positional) | set(keyword_only)
+    if bound and positional:
+        passed.discard(positional[0])
+        positional = positional[1:]
+    body = _Body(passed, paths, context)
     shape = _Shape(node, may_yield)
     if shape.loops:
         for statement in node.body:  # a loop may use a name before the statement that binds it
@@ -191,6 +244,7 @@ def summarise(node: ast.FunctionDef, qualified: str, path: str, context: Context
         moves_away=frozenset(body.moved),
         removes=frozenset(body.removed),
         raises=_always_raises(node, shape, context),
+        owner=owner,
     )
 
 

@@ -39,11 +39,11 @@ import re
 import sys
 import warnings
 from dataclasses import dataclass, field
-from typing import Collection, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple, Union
+from typing import Collection, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple, Type, Union
 
 from xdevlint.analysis import names, project_files, project_text
 from xdevlint.analysis.dotted import dotted
-from xdevlint.analysis.exports import Context, Exported, summarise
+from xdevlint.analysis.exports import CLASS, INSTANCE, STATIC, Context, Exported, ExportedClass, summarise
 from xdevlint.analysis.locations import TEMP, Locations
 from xdevlint.analysis.project_files import STDLIB, absolute_module, installed, numbered_texts, project_root, stamp_of, top_package
 from xdevlint.analysis.project_text import callee_names, may_alias, names_of, sweep
@@ -73,8 +73,9 @@ _DEPTH = 20
 class Resolved:
     """What a project name is: an alias of library objects (``callees``), a path
     constant (``locations``, ``literal``, ``path``: built with pathlib), or a function
-    that moves, makes, returns or removes paths (``function``, see ``exports``).
-    ``origin`` is where it is bound: the module's path and the line."""
+    that moves, makes, returns or removes paths (``function``, see ``exports``), or a
+    class with such methods (``cls``). ``origin`` is where it is bound: the module's path
+    and the line."""
 
     callees: FrozenSet[str] = frozenset()
     locations: FrozenSet[str] = frozenset()
@@ -82,6 +83,7 @@ class Resolved:
     path: bool = False
     origin: Tuple[str, int] = ("", 0)
     function: Optional[Exported] = None
+    cls: Optional[ExportedClass] = None
 
     def __or__(self, other: "Resolved") -> "Resolved":
         return Resolved(
@@ -91,6 +93,7 @@ class Resolved:
             self.path or other.path,
             self.origin,
             self.function or other.function,
+            self.cls or other.cls,
         )
 
 
@@ -118,8 +121,10 @@ class Summary:
     #: Top-level functions, summarised for other modules when first asked (``exports``):
     #: the line of the last ``def`` of each name.
     functions: Dict[str, int] = field(default_factory=dict)
-    #: The nodes of those functions, when the whole module was parsed, by line.
-    parsed: Dict[int, ast.FunctionDef] = field(default_factory=dict)
+    #: Top-level classes, as ``functions``: their methods are summarised when first asked.
+    classes: Dict[str, int] = field(default_factory=dict)
+    #: The nodes of those functions and classes, when the whole module was parsed, by line.
+    parsed: Dict[int, ast.stmt] = field(default_factory=dict)
     #: Otherwise the text of each, decorators included, and the line it starts on, by its
     #: ``def``'s line: ``function`` parses the text each time it is asked (once a run: what
     #: it gives is remembered as its summary). A parsed body, or even a stub's node, kept
@@ -138,7 +143,15 @@ class Summary:
     def function(self, name: str) -> Optional[ast.FunctionDef]:
         """The last top-level ``def`` of ``name`` in the module; None when its text does
         not parse (it does nothing for callers, then)."""
-        line = self.functions.get(name)
+        found = self._node(self.functions.get(name), name, ast.FunctionDef)
+        return found if isinstance(found, ast.FunctionDef) else None
+
+    def cls(self, name: str) -> Optional[ast.ClassDef]:
+        """The last top-level ``class`` of ``name``, as ``function``."""
+        found = self._node(self.classes.get(name), name, ast.ClassDef)
+        return found if isinstance(found, ast.ClassDef) else None
+
+    def _node(self, line: Optional[int], name: str, kind: Type[ast.stmt]) -> Optional[ast.stmt]:
         if line is None:
             return None
         if line not in self.unparsed:
@@ -146,8 +159,8 @@ class Summary:
         first, text = self.unparsed[line]
         parsed = _parse(b"\n" * (first - 1) + text)
         found = parsed.body[0] if parsed is not None and len(parsed.body) == 1 else None
-        if not isinstance(found, ast.FunctionDef) or found.name != name or found.lineno != line:
-            found = _whole(self.source, name, line)  # its text alone does not parse (an encoding)
+        if not isinstance(found, kind) or getattr(found, "name", None) != name or found.lineno != line:
+            found = _whole(self.source, name, line, kind)  # its text alone does not parse (an encoding)
         return found
 
 
@@ -160,11 +173,12 @@ def _parse(data: bytes) -> Optional[ast.Module]:
         return None
 
 
-def _whole(source: bytes, name: str, line: int) -> Optional[ast.FunctionDef]:
-    """The top-level ``def`` of ``name`` at ``line`` in module text ``source``, from a parse of all of it."""
+def _whole(source: bytes, name: str, line: int, kind: Type[ast.stmt]) -> Optional[ast.stmt]:
+    """The top-level ``def`` or ``class`` (``kind``) of ``name`` at ``line`` in module text
+    ``source``, from a parse of all of it."""
     tree = _parse(source)
     for node in tree.body if tree is not None else ():
-        if isinstance(node, ast.FunctionDef) and node.name == name and node.lineno == line:
+        if isinstance(node, kind) and getattr(node, "name", None) == name and node.lineno == line:
             return node
     return None
 
@@ -192,13 +206,13 @@ def _summarise(path: str, module: str, is_package: bool) -> Optional[Summary]:
             return None  # contributes nothing; the file's own check reports it, if anyone's
     summary = Summary(path, module, {}, [], None, package=module if is_package else module.rpartition(".")[0])
     _collect(tree.body, summary, summary.package)
-    stubs = set(summary.functions.values())  # the last ``def`` of each name
+    stubs = {*summary.functions.values(), *summary.classes.values()}  # the last ``def`` or ``class`` of each name
     if blanked is not None:
         summary.unparsed = {line: text for line, text in blanked[1].items() if line in stubs}
     else:  # the whole module parsed: each top-level function's lines are its text
         lines = data.splitlines(keepends=True)
         for node in tree.body:
-            if isinstance(node, ast.FunctionDef) and node.lineno in stubs and node.end_lineno is not None:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.lineno in stubs and node.end_lineno is not None:
                 first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
                 summary.unparsed[node.lineno] = (first, b"".join(lines[first - 1 : node.end_lineno]))
     summary.source = data if summary.unparsed else b""
@@ -212,7 +226,7 @@ def _blanked(data: bytes) -> Optional[Tuple[bytes, Dict[int, Tuple[int, bytes]],
     """Module ``data`` with the text of each top-level ``def`` and ``class`` replaced by a
     one-line stub on its first line (``def f(): pass``) and blank lines, so that its
     module-level statements parse with their own line numbers; the text of each top-level
-    ``def`` with its decorators, by its ``def``'s line (with the line the text starts on); and the stubs' lines, each of which must be a top-level
+    ``def`` and ``class`` with its decorators, by its first line (with the line the text starts on); and the stubs' lines, each of which must be a top-level
     statement of the parse (not one in a string). Regions are ``_module_text``'s. None
     when the cut may not be where Python's is: a region that ends in a line continuation
     or holds an odd number of a triple quote (a multi-line string with a line at column
@@ -253,8 +267,7 @@ def _blanked(data: bytes) -> Optional[Tuple[bytes, Dict[int, Tuple[int, bytes]],
             stub = header.group(0) + (b": pass" if region.startswith(b"class") else b"(): pass")
             kept.append(stub + b"\n" * lines)
             stubs.add(line)
-            if not region.startswith(b"class"):
-                functions[line] = (first[1], source[first[0]:end])
+            functions[line] = (first[1], source[first[0]:end])
         line += lines
         start = end
         skipping = match is not None and match.group(1) is not None
@@ -298,6 +311,9 @@ def _collect(statements: Iterable[ast.stmt], summary: Summary, package: str) -> 
             bindings.setdefault(node.name, []).append((node.lineno, None))
             if isinstance(node, ast.FunctionDef):
                 summary.functions[node.name] = node.lineno
+                summary.parsed[node.lineno] = node
+            elif isinstance(node, ast.ClassDef):
+                summary.classes[node.name] = node.lineno
                 summary.parsed[node.lineno] = node
         elif isinstance(node, ast.If):
             _collect(node.body, summary, package)
@@ -491,9 +507,10 @@ class Project:
         return self.find(qualified) is not None
 
     def resolve(self, qualified: str, depth: int = 0) -> Optional[Resolved]:
-        """What the project name ``qualified`` (``pkg.mod.NAME``) is, when it is an alias
-        of library objects, a path constant or a function its callers need to know of;
-        None otherwise (a class, a module, a name outside the project, or nothing known)."""
+        """What the project name ``qualified`` (``pkg.mod.NAME``, ``pkg.mod.Class.method``)
+        is, when it is an alias of library objects, a path constant, or a function or class
+        its callers need to know of; None otherwise (a module, a name outside the project,
+        or nothing known)."""
         if depth or qualified.split(".", 1)[0] in STDLIB:
             return self._resolve(qualified, depth)
         key = (self.roots, self.locations, self.scanned_only, qualified)
@@ -521,13 +538,16 @@ class Project:
         if not module:
             return None
         if name.isascii() and self.is_module(module) and name not in names_of(self, module):
-            return None  # no text of it binds the name (a class): not worth parsing
+            return None  # no text of it binds the name (an object's attribute): not worth parsing
         summary = self.summary(module)
         if summary is None:
             # ``pkg.mod.attr.more``: ``pkg.mod.attr`` may be an alias of a library module.
             owner = self.resolve(module, depth + 1) if "." in module else None
             if owner is not None and owner.callees:
                 return Resolved(callees=frozenset(f"{c}.{name}" for c in owner.callees), origin=owner.origin)
+            if owner is not None and owner.cls is not None:  # ``pkg.mod.Class.method``: a class or static method
+                method = owner.cls.method(name)
+                return Resolved(origin=(owner.origin[0], method.line), function=method) if method is not None else None
             return None
         return self.binding(summary, name, depth)
 
@@ -571,13 +591,10 @@ class Project:
         result: Optional[Resolved] = None
         for line, value in bound:
             if value is None:
-                function = summary.function(name)
-                if function is not None and function.lineno == line:
-                    exported = self.exported(summary, function, depth)
-                    if exported is not None:
-                        found = Resolved(origin=(summary.path, line), function=exported)
-                        result = found if result is None else result | found
-                continue  # a class, or a function that does nothing its callers need
+                found = self._defined(summary, name, line, depth)
+                if found is not None:
+                    result = found if result is None else result | found
+                continue  # a function or class that does nothing its callers need
             if isinstance(value, str):
                 found = self._imported(value, depth)
             else:
@@ -587,13 +604,59 @@ class Project:
                 result = found if result is None else result | found
         return result
 
-    def exported(self, summary: Summary, node: ast.FunctionDef, depth: int) -> Optional[Exported]:
-        """The summary of ``summary``'s function ``node``, or None when it does nothing
-        its callers need. Functions it calls resolve as names do (a cycle to nothing)."""
+    def _defined(self, summary: Summary, name: str, line: int, depth: int) -> Optional[Resolved]:
+        """What the ``def`` or ``class`` of ``name`` at ``line`` is to callers."""
+        function = summary.function(name)
+        if function is not None and function.lineno == line:
+            exported = self.exported(summary, function, depth)
+            return Resolved(origin=(summary.path, line), function=exported) if exported is not None else None
+        cls = summary.cls(name)
+        if cls is not None and cls.lineno == line:
+            found = self.exported_class(summary, cls, depth)
+            return Resolved(origin=(summary.path, line), cls=found) if found is not None else None
+        return None
+
+    def exported_class(self, summary: Summary, node: ast.ClassDef, depth: int) -> Optional[ExportedClass]:
+        """The summary of ``summary``'s class ``node``: its methods that do something their
+        callers need, its own before those it inherits from project classes (the first base
+        first); None when it has none. An override that does nothing hides its base's."""
+        methods: Dict[str, Tuple[str, str, Exported]] = {}
+        evaluator = _Evaluator(self, summary, depth)
+        for base in reversed(node.bases):
+            if isinstance(base, ast.Name) and base.id in summary.bindings:
+                inherited = self.binding(summary, base.id, depth + 1)
+            else:
+                qualified = evaluator.qualified(base)
+                inherited = self._imported(qualified, depth + 1) if qualified is not None else None
+            if inherited is not None and inherited.cls is not None:
+                methods.update((method[0], method) for method in inherited.cls.methods)
+        for statement in node.body:
+            if not isinstance(statement, ast.FunctionDef):
+                continue
+            decorators = {d.id for d in statement.decorator_list if isinstance(d, ast.Name)}
+            if decorators & {"property", "cached_property"} or any(isinstance(d, ast.Attribute) for d in statement.decorator_list):
+                methods.pop(statement.name, None)  # read, not called (``x.setter``, ``functools.cached_property``)
+                continue
+            kind = STATIC if "staticmethod" in decorators else CLASS if "classmethod" in decorators else INSTANCE
+            exported = self.exported(summary, statement, depth, owner=node.name, bound=kind != STATIC)
+            if exported is None:
+                methods.pop(statement.name, None)
+            else:
+                methods[statement.name] = (statement.name, kind, exported)
+        if not methods:
+            return None
+        return ExportedClass(f"{summary.module}.{node.name}", self.relative(summary.path), node.lineno, tuple(methods.values()))
+
+    def exported(
+        self, summary: Summary, node: ast.FunctionDef, depth: int, owner: Optional[str] = None, bound: bool = False
+    ) -> Optional[Exported]:
+        """The summary of ``summary``'s function ``node`` (a method of its class ``owner``,
+        ``bound`` to an instance or the class), or None when it does nothing its callers
+        need. Functions it calls resolve as names do (a cycle to nothing)."""
         local = _local_imports(node, summary.package) if summary.may_spell(node.lineno, b"import") else {}
         evaluator = _Evaluator(self, summary, depth, local)
 
-        own = f"{summary.module}.{node.name}"
+        own = f"{summary.module}.{owner}.{node.name}" if owner is not None else f"{summary.module}.{node.name}"
 
         def function(qualified: str) -> Optional[Exported]:
             if qualified == own or qualified.split(".", 1)[0] in STDLIB:
@@ -616,7 +679,7 @@ class Project:
             context = Context(qualified, lambda node: frozenset(), function)
         else:
             context = Context(qualified, lambda node: evaluator.ev(node).locations, function)
-        exported = summarise(node, own, self.relative(summary.path), context, summary.may_spell(node.lineno, b"yield"))
+        exported = summarise(node, own, self.relative(summary.path), context, summary.may_spell(node.lineno, b"yield"), bound, owner)
         return None if exported.empty else exported
 
     def _alias_of(self, qualified: str, depth: int) -> Optional[str]:

@@ -238,8 +238,8 @@ class _Text:
     a library (``_LIBRARY_LOCATED``); ``starred``: a library star
     import's). The marks of a scanned function (``callee_names`` starts from them): those
     aliases, a read of one (``alias_read``: ``swap = os.replace``), and the top-level
-    functions (their text, ``defs``, is kept apart) that name one (``helpers``: they may
-    rename, or return a temp). Whether the text is *marked* for locations (``marked``:
+    functions and classes (their text, ``defs``, is kept apart) that name one (``helpers``:
+    they, or a class's methods, may rename, or return a temp). Whether the text is *marked* for locations (``marked``:
     it spells one, by configuration), so that ``may_supply`` can rule out a whole import
     closure none of whose modules is marked without a look at any name.
 
@@ -1055,7 +1055,8 @@ def _bytes_of(path: str) -> Optional[bytes]:
 def _split(data: bytes) -> Tuple[str, Dict[str, str]]:
     """The text of a module (its bytes: ``data``) that can bind its module-level names: all
     of it but the bodies of its top-level functions and classes (and their decorators); and the text of
-    each top-level function, by name (what it may do for callers, ``exports``). A body runs
+    each top-level function and class, by name (what it may do for callers, ``exports``:
+    a class through its methods). A body runs
     from a line starting (at column 0) with ``def``, ``async def``, ``class`` or ``@`` to
     the next line that starts at column 0 with anything but a closing bracket or a
     comment; a line of a multi-line string at column 0 ends one early, which keeps more
@@ -1073,7 +1074,7 @@ def _split(data: bytes) -> Tuple[str, Dict[str, str]]:
         while line < len(source):
             after = _TOP_LINE.search(source, line)
             end = after.start() + 1 if after is not None else len(source)
-            if source.startswith(("def", "async"), line):
+            if source.startswith(("def", "async", "class"), line):
                 _add_def(defs, source[line : _past_strings(source, line, end)])
             line = end
             if after is None or after.group(1) is None:
@@ -1126,7 +1127,7 @@ def _block_end(text: str, start: int, indent: int) -> int:
 
 
 def _add_def(defs: Dict[str, str], text: str) -> None:
-    named = _DEF_NAME.match(text)
+    named = _DEF_OR_CLASS_NAME.match(text)
     if named is not None:
         defs[named.group(1)] = defs.get(named.group(1), "") + text
 
@@ -1137,6 +1138,7 @@ def _add_def(defs: Dict[str, str], text: str) -> None:
 _TOP_LINE = re.compile(r"\n(?:((?:async[ \t]+)?def\b|class\b|@)|[^\s#)\]}])")
 _BODY = re.compile(r"\n(?:(?:async[ \t]+)?def\b|class\b|@)")  # group 1 of ``_TOP_LINE`` alone
 _DEF_NAME = re.compile(r"(?:async[ \t]+)?def[ \t]+(\w+)")
+_DEF_OR_CLASS_NAME = re.compile(r"(?:(?:async[ \t]+)?def|class)[ \t]+(\w+)")
 
 
 _LOCATION_TOKENS: Dict[Locations, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {}

@@ -29,7 +29,7 @@ from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import DEFAULT, TEMP, Locations
-from xdevlint.analysis.exports import Exported, Side
+from xdevlint.analysis.exports import Exported, ExportedClass, Side
 from xdevlint.analysis.moves import FunctionSummary, Move, MoveEffect, instantiate, move_of, verdict
 from xdevlint.analysis.project import FileView, Resolved
 from xdevlint.analysis.project_files import absolute_module
@@ -123,6 +123,8 @@ class _Class:
     body: Dict[str, Value] = field(default_factory=dict)
     attributes: Dict[str, Value] = field(default_factory=dict)
     methods: List[_Function] = field(default_factory=list)
+    #: Its bases that are classes of other project modules: it inherits their methods.
+    bases: FrozenSet[ExportedClass] = frozenset()
     _setters: Optional[Dict[str, List[_Function]]] = None
 
     def setters(self) -> Dict[str, List[_Function]]:
@@ -661,6 +663,7 @@ class _Interpreter:
         self.expressions_of(node.bases, env)
         self.expressions_of(node.keywords, env)
         info = _Class(node)
+        info.bases = frozenset(c for base in node.bases for c in self.value_of(base.value).classes if not c.instance)
         self.classes[node] = info
         self.order[node] = len(self.order)
         body = Env(env)
@@ -761,7 +764,15 @@ class _Interpreter:
                 resolved = self.project.resolve(next(iter(callees)))
                 if resolved is not None:
                     value = _project_value(resolved)
+        for exported in receiver.classes:
+            if exported.instance:  # ``store.put`` of ``store = Store()`` from another module (off the class: ``Project.resolve``)
+                value = value | _method_value(exported, attr)
         classes: List[cst.ClassDef] = self.ordered(receiver.instances | {d for d in receiver.defs if isinstance(d, cst.ClassDef)})
+        for cls in classes:  # ``self.put`` in a class of this module whose base is another module's class
+            info = self.classes.get(cls)
+            if info is not None and info.bases and attr not in info.body:
+                for base in sorted(info.bases, key=lambda c: c.qualified):
+                    value = value | _method_value(base.instantiated() if cls in receiver.instances else base, attr)
         for cls in classes:
             value = value | self.class_attribute(cls, attr)
         if attr in names.PATH_DERIVING_ATTRIBUTES and (receiver.is_path or not receiver.kinds and not receiver.is_object):
@@ -964,6 +975,13 @@ class _Interpreter:
         if function.exports:
             for exported in sorted(function.exports, key=lambda e: e.qualified):
                 result = result | self.exported_call(node, exported, arguments)
+        for cls in sorted(function.classes, key=lambda c: c.qualified):
+            if not cls.instance:  # another module's class: an object of it, made by its ``__init__``
+                instance = cls.instantiated()
+                result = result | Value(classes=frozenset({instance}))
+                init = instance.method("__init__")
+                if init is not None:
+                    self.exported_call(node, init, arguments)
         receiver = self.values.get(node.func.value, EMPTY) if isinstance(node.func, cst.Attribute) else None
         for definition in self.ordered(function.defs):
             if isinstance(definition, cst.ClassDef):
@@ -1164,12 +1182,21 @@ def call_arguments(call: cst.Call) -> List[Tuple[Optional[str], bool, cst.BaseEx
     return [(a.keyword.value if a.keyword is not None else None, bool(a.star), a.value) for a in call.args]
 
 
+def _method_value(cls: ExportedClass, attr: str) -> Value:
+    """What ``attr`` read off another module's class (or an object of it) is, when a
+    call of it does something callers need."""
+    method = cls.method(attr)
+    return Value(callees=frozenset({method.qualified}), exports=frozenset({method})) if method is not None else EMPTY
+
+
 def _project_value(resolved: Resolved) -> Value:
     """The value of a name another module of the project binds: the library objects it
     is an alias of, or the path it holds, the same path wherever it is imported
     (named for where it is bound)."""
     if resolved.function is not None:
         return Value(callees=frozenset({resolved.function.qualified}), exports=frozenset({resolved.function}))
+    if resolved.cls is not None:  # its class and static methods are read off it as ``pkg.mod.Class.name`` (``Project.resolve``)
+        return Value(callees=frozenset({resolved.cls.qualified}), classes=frozenset({resolved.cls}))
     if resolved.locations or resolved.literal is not None:
         kinds = PATH_KIND if resolved.path else STR_KIND
         idents: FrozenSet[Token] = frozenset()

@@ -106,13 +106,13 @@ class Supplied:
         if view is not None:
             for module, name, local in self._imports:
                 for spelt, resolved in self._bound(view, module, name, local, callees):
-                    function = resolved.function
+                    exported = resolved.function or resolved.cls  # a helper, or a class with helper methods
                     if callees:
-                        hit = (resolved.callees | (function.scanned if function else frozenset())) & SCANNED_CALLEES
+                        hit = (resolved.callees | (exported.scanned if exported else frozenset())) & SCANNED_CALLEES
                         if hit:
                             self._spellings.setdefault(spelt, set()).update(hit)
                     else:
-                        hit = resolved.locations | (function.locations if function else frozenset())
+                        hit = resolved.locations | (exported.locations if exported else frozenset())
                     found |= hit
         self._found[callees] = frozenset(found)
         return self._found[callees]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, FrozenSet, Hashable, Optional, Tuple
 import libcst as cst
 
 if TYPE_CHECKING:
-    from xdevlint.analysis.exports import Exported
+    from xdevlint.analysis.exports import Exported, ExportedClass
     from xdevlint.analysis.moves import MoveEffect
 
 #: Kinds of value the analysis tells apart.
@@ -123,7 +123,8 @@ class Value:
     unions over paths, like ``locations``. ``idents`` and ``within`` hold on every
     path: the path is each of ``idents``, and lies at or below each of ``within``.
     ``moves``: on a call, the moves it makes, its own or in a same-module callee.
-    ``exports``: the functions of other project modules it may be (``exports.Exported``).
+    ``exports``: the functions of other project modules it may be (``exports.Exported``);
+    ``classes``: their classes, or (``ExportedClass.instance``) instances of them.
     """
 
     locations: FrozenSet[str] = frozenset()
@@ -139,6 +140,7 @@ class Value:
     within: FrozenSet[Token] = frozenset()
     moves: Tuple["MoveEffect", ...] = ()
     exports: FrozenSet["Exported"] = frozenset()
+    classes: FrozenSet["ExportedClass"] = frozenset()
 
     def __or__(self, other: "Value") -> "Value":
         if other is EMPTY or other == self:
@@ -159,6 +161,7 @@ class Value:
             within=self.within & other.within,
             moves=self.moves + tuple(m for m in other.moves if m not in self.moves),
             exports=self.exports | other.exports,
+            classes=self.classes | other.classes,
         )
 
     @property
@@ -168,7 +171,7 @@ class Value:
     @property
     def is_object(self) -> bool:
         """A library object, a function or class of the project, or an instance of one."""
-        return bool(self.callees or self.defs or self.instances or self.exports)
+        return bool(self.callees or self.defs or self.instances or self.exports or self.classes)
 
     def derived(self, kinds: FrozenSet[str], relation: Relation, literal: Optional[str] = None) -> "Value":
         """A path made from this one: in the same locations, and where ``relation`` puts it."""
