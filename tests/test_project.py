@@ -420,6 +420,22 @@ def test_callee_names_follow_a_mark_through_star_imports_and_aliases_and_rule_ou
     }
 
 
+def test_callee_names_hold_a_class_whose_methods_rename_and_the_classes_that_inherit_them(tmp_path: Path) -> None:
+    """A class's text is a helper's: it is marked when a method renames, and a class that
+    names it among its bases (in its module, or importing it) inherits the mark, as a
+    real ``FileCache(_FileCacheMixin, BaseCache)`` does (pip's vendored cachecontrol)."""
+    proj = _project_of(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/base.py": (
+            "import os\n\nclass _Mixin:\n    def _write(self, path, tmp):\n        os.replace(tmp, path)\n\n"
+            "class FileCache(_Mixin, object):\n    pass\n\nclass Plain:\n    def get(self):\n        return 1\n"
+        ),
+        "pkg/user.py": "from pkg.base import FileCache as Cache\n\nclass Mine(\n    Cache,\n):\n    pass\n",
+    })
+    assert project_text.callee_names(proj, "pkg.base") == {"_Mixin", "FileCache"}
+    assert project_text.callee_names(proj, "pkg.user") == {"Cache", "Mine"}
+
+
 def test_callee_names_reach_through_a_cycle_of_imports_and_calls_off_an_imported_module(tmp_path: Path) -> None:
     """A helper that renames marks its module; a function that calls it, in a module that
     imports it back (a cycle), and one that calls it off the module (``pkg.y.helper``,
@@ -636,27 +652,34 @@ def test_a_class_is_summarised_by_the_methods_that_do_something_for_callers() ->
     and static methods off the class, inherited ones; a property is read, not called, and
     an override that does nothing hides its base's method."""
     view = _view("archive.py")
-    store = view.resolve("shards.store.Store")
-    assert store is not None and store.cls is not None and store.function is None
-    assert store.origin == (str(PACKAGE / "store.py"), 10)
-    methods = {name: (kind, exported) for name, kind, exported in store.cls.methods}
-    assert sorted(methods) == ["discard", "put", "put_in_cache", "staged"]  # not ``describe``, nor the property ``spool``
-    kind, put = methods["put"]
-    assert kind == "instance" and put.positional == ("src", "dst") and put.name == "Store.put" and put.where == "shards/store.py:14"
+    resolved = view.resolve("shards.store.Store")
+    assert resolved is not None and resolved.cls is not None and resolved.function is None
+    assert resolved.origin == (str(PACKAGE / "store.py"), 10)
+    store = resolved.cls
+    assert [(name, kind) for name, kind, _ in store.methods] == [
+        ("__init__", "instance"), ("put", "instance"), ("put_in_cache", "instance"), ("staged", "class"),
+        ("discard", "static"), ("describe", "instance"), ("spool", "property"),
+    ]
+    instance = store.instantiated()
+    put = view.method(instance, "put")
+    assert put is not None and put.positional == ("src", "dst") and put.name == "Store.put" and put.where == "shards/store.py:14"
     assert [(m.function, m.source.param, m.destination.param) for m in put.moves] == [("os.replace", "src", "dst")]
-    assert methods["staged"][0] == "class" and methods["staged"][1].returns_temp == "directory"
-    assert methods["staged"][1].positional == ()
-    assert methods["discard"][0] == "static" and methods["discard"][1].removes == {"path"}
-    assert store.cls.scanned == {"os.replace", "os.rename", "tempfile.mkdtemp"}
-    assert store.cls.locations == {"cache", "temp"}  # the rename's destination, the temp it returns
+    staged = view.method(store, "staged")
+    assert staged is not None and staged.returns_temp == "directory" and staged.positional == ()
+    discard = view.method(store, "discard")
+    assert discard is not None and discard.removes == {"path"} and discard.positional == ("path",)
+    assert view.method(instance, "describe") is None and view.method(instance, "spool") is None
+    assert view.method(instance, "__init__") is None  # keeps its argument, moves nothing
+    assert view.project.class_effects(store) == ({"os.replace", "os.rename", "tempfile.mkdtemp"}, {"cache", "temp"})
     # Off the class: class and static methods; a plain method takes ``self`` first.
-    assert store.cls.method("put") is None and store.cls.instantiated().method("put") == put
-    discard = view.resolve("shards.store.Store.discard")
-    assert discard is not None and discard.function == methods["discard"][1]
+    assert view.method(store, "put") is None
+    method = view.resolve("shards.store.Store.discard")
+    assert method is not None and method.function == discard
     assert view.resolve("shards.store.Store.put") is None
     blob = view.resolve("shards.store.BlobStore")
-    assert blob is not None and blob.cls is not None
-    assert sorted(name for name, _, _ in blob.cls.methods) == ["discard", "put", "staged"]
+    assert blob is not None and blob.cls is not None and blob.cls.bases == (store,)
+    assert view.method(blob.cls.instantiated(), "put") == put
+    assert view.method(blob.cls.instantiated(), "put_in_cache") is None  # its own, which moves nothing
 
 
 def test_a_class_method_helper_is_found_for_one_file_alone_and_named_in_the_message() -> None:
@@ -671,8 +694,8 @@ def test_a_class_method_helper_is_found_for_one_file_alone_and_named_in_the_mess
 
 
 def test_a_cycle_of_class_bases_across_modules_ends_and_keeps_each_class_own_methods(tmp_path: Path) -> None:
-    """``class A(b.B)`` and ``class B(a.A)``: each inherits what the cycle gives so far,
-    and a call of one's own method is still followed."""
+    """``class A(b.B)`` and ``class B(a.A)``: the cycle resolves to nothing, and each
+    class's own methods are still followed."""
     proj = _project_of(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/a.py": "import os\nfrom pkg import b\n\nclass A(b.B):\n    def put(self, src, dst):\n        os.replace(src, dst)\n",
@@ -681,5 +704,20 @@ def test_a_cycle_of_class_bases_across_modules_ends_and_keeps_each_class_own_met
     a = proj.resolve("pkg.a.A")
     b = proj.resolve("pkg.b.B")
     assert a is not None and a.cls is not None and b is not None and b.cls is not None
-    assert "put" in {name for name, _, _ in a.cls.methods}
-    assert "drop" in {name for name, _, _ in b.cls.methods}
+    put = proj.method(a.cls.instantiated(), "put")
+    drop = proj.method(b.cls.instantiated(), "drop")
+    assert put is not None and put.moves and drop is not None and drop.removes == {"path"}
+
+
+def test_a_class_summary_reads_no_method_until_one_is_asked_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A class of many methods costs one look at its ``def`` lines; a method's summary is
+    worked out when a caller reads it, and once."""
+    methods = "".join(f"    def m{i}(self, src, dst):\n        os.replace(src, dst)\n" for i in range(50))
+    proj = _project_of(tmp_path, {"pkg/__init__.py": "", "pkg/big.py": f"import os\n\nclass Big:\n{methods}"})
+    summarised: List[str] = []
+    summarise = project.summarise
+    monkeypatch.setattr(project, "summarise", lambda node, *a, **k: summarised.append(node.name) or summarise(node, *a, **k))
+    big = proj.resolve("pkg.big.Big")
+    assert big is not None and big.cls is not None and len(big.cls.methods) == 50 and summarised == []
+    assert proj.method(big.cls.instantiated(), "m7") is not None and proj.method(big.cls.instantiated(), "m7") is not None
+    assert summarised == ["m7"]

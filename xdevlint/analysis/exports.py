@@ -147,43 +147,60 @@ class Exported:
         return bound
 
 
-#: How a method is called: on an instance (``self`` first), on the class (``cls``), or as a plain function.
-INSTANCE, CLASS, STATIC = "instance", "class", "static"
+#: How a method is read: called on an object (``self`` first), on the class (``cls``) or
+#: as a plain function; read as a property; or awaited (not followed).
+INSTANCE, CLASS, STATIC, PROPERTY, ASYNC = "instance", "class", "static", "property", "async"
 
 
 @dataclass(frozen=True)
 class ExportedClass:
-    """A project class as other modules' code sees it: the summaries of its methods
-    that do something callers need (``methods``: name, how it is called, its summary as
-    bound to an instance or the class), its own and those it inherits from project
-    classes. ``instance``: the value is an object of the class, not the class itself."""
+    """A project class as other modules' code sees it: the methods it defines (``methods``:
+    name, how it is called, the line of its ``def``) and its bases that are project
+    classes, first base first. A method's summary is worked out when a caller first
+    reads it (``Project.method``): most classes have many methods and their users call
+    few. ``instance``: the value is an object of the class, not the class itself."""
 
     qualified: str
     path: str
     line: int
-    methods: Tuple[Tuple[str, str, Exported], ...] = ()
+    methods: Tuple[Tuple[str, str, int], ...] = ()
+    bases: Tuple["ExportedClass", ...] = ()
     instance: bool = False
 
-    def method(self, name: str) -> Optional[Exported]:
-        """What ``name`` read off this value is, when a call of it does something callers
-        need: any method off an instance; off the class, a class or static method (a
-        plain function read off the class takes ``self`` first: not followed)."""
-        for method, kind, exported in self.methods:
+    @property
+    def name(self) -> str:
+        return self.qualified.rpartition(".")[2]
+
+    def defining(self, name: str) -> Optional[Tuple["ExportedClass", str, int]]:
+        """The class that defines method ``name`` for this one (itself, or the first base
+        that does, depth first as Python's order is for single inheritance), with the
+        method's kind and line; None when none does."""
+        for method, kind, line in self.methods:
             if method == name:
-                return exported if self.instance or kind != INSTANCE else None
+                return self, kind, line
+        for base in self.bases:
+            found = base.defining(name)
+            if found is not None:
+                return found
         return None
+
+    def visible(self) -> Iterator[Tuple["ExportedClass", str, str, int]]:
+        """Each method a caller can reach (an override hides its base's): the class that
+        defines it, its name, its kind and line."""
+        seen: "set[str]" = set()
+        for owner in self._lineage():
+            for method, kind, line in owner.methods:
+                if method not in seen:
+                    seen.add(method)
+                    yield owner, method, kind, line
+
+    def _lineage(self) -> Iterator["ExportedClass"]:
+        yield self
+        for base in self.bases:
+            yield from base._lineage()
 
     def instantiated(self) -> "ExportedClass":
         return replace(self, instance=True)
-
-    @property
-    def scanned(self) -> FrozenSet[str]:
-        """The library functions a call of one of its methods stands for, to the scan's gates."""
-        return frozenset().union(*(exported.scanned for _, _, exported in self.methods))
-
-    @property
-    def locations(self) -> FrozenSet[str]:
-        return frozenset().union(*(exported.locations for _, _, exported in self.methods))
 
 
 class Context:

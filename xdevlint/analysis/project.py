@@ -43,7 +43,7 @@ from typing import Collection, Dict, FrozenSet, Iterable, Iterator, List, Option
 
 from xdevlint.analysis import names, project_files, project_text
 from xdevlint.analysis.dotted import dotted
-from xdevlint.analysis.exports import CLASS, INSTANCE, STATIC, Context, Exported, ExportedClass, summarise
+from xdevlint.analysis.exports import ASYNC, CLASS, INSTANCE, PROPERTY, STATIC, Context, Exported, ExportedClass, summarise
 from xdevlint.analysis.locations import TEMP, Locations
 from xdevlint.analysis.project_files import STDLIB, absolute_module, installed, numbered_texts, project_root, stamp_of, top_package
 from xdevlint.analysis.project_text import callee_names, may_alias, names_of, sweep
@@ -391,6 +391,8 @@ class Project:
         self.imported = _IMPORTED.setdefault(roots, {})
         self._stamps: Dict[str, Optional[Stamp]] = {}
         self._bindings: Dict[Tuple[str, str], Tuple[Optional[Resolved], Dependencies]] = {}
+        self._methods: Dict[Tuple[str, int, str], Tuple[Optional[Exported], Dependencies]] = {}
+        self._classes: Dict[Tuple[str, str], Optional[ast.ClassDef]] = {}
         self._pending: Set[Tuple[str, str]] = set()
         self._deps: List[Set[Tuple[str, Stamp]]] = []  # one set per resolution under way
         #: A cycle or the depth guard cut a resolution short: what this project works out
@@ -506,6 +508,23 @@ class Project:
     def is_module(self, qualified: str) -> bool:
         return self.find(qualified) is not None
 
+    def is_class(self, qualified: str, depth: int = 0) -> bool:
+        """Whether the project name ``qualified`` is a class and nothing else, also through
+        the imports that re-export it. A value or a callee a summary reads is never a class's
+        methods, which cost a summary each: those are worked out only when a caller asks
+        for the class itself (``resolve``)."""
+        module, _, name = qualified.rpartition(".")
+        if not module or depth > _DEPTH or not self.is_module(module):
+            return False
+        summary = self.summary(module)
+        bound = summary.bindings.get(name) if summary is not None else None
+        if not bound or len(bound) != 1:
+            return False
+        value = bound[0][1]
+        if isinstance(value, str):
+            return self.is_class(value, depth + 1)
+        return value is None and name in summary.classes  # type: ignore[union-attr]
+
     def resolve(self, qualified: str, depth: int = 0) -> Optional[Resolved]:
         """What the project name ``qualified`` (``pkg.mod.NAME``, ``pkg.mod.Class.method``)
         is, when it is an alias of library objects, a path constant, or a function or class
@@ -546,7 +565,7 @@ class Project:
             if owner is not None and owner.callees:
                 return Resolved(callees=frozenset(f"{c}.{name}" for c in owner.callees), origin=owner.origin)
             if owner is not None and owner.cls is not None:  # ``pkg.mod.Class.method``: a class or static method
-                method = owner.cls.method(name)
+                method = self.method(owner.cls, name)
                 return Resolved(origin=(owner.origin[0], method.line), function=method) if method is not None else None
             return None
         return self.binding(summary, name, depth)
@@ -610,42 +629,97 @@ class Project:
         if function is not None and function.lineno == line:
             exported = self.exported(summary, function, depth)
             return Resolved(origin=(summary.path, line), function=exported) if exported is not None else None
-        cls = summary.cls(name)
+        cls = self._class_node(summary, name)
         if cls is not None and cls.lineno == line:
             found = self.exported_class(summary, cls, depth)
             return Resolved(origin=(summary.path, line), cls=found) if found is not None else None
         return None
 
     def exported_class(self, summary: Summary, node: ast.ClassDef, depth: int) -> Optional[ExportedClass]:
-        """The summary of ``summary``'s class ``node``: its methods that do something their
-        callers need, its own before those it inherits from project classes (the first base
-        first); None when it has none. An override that does nothing hides its base's."""
-        methods: Dict[str, Tuple[str, str, Exported]] = {}
+        """``summary``'s class ``node`` as callers see it: the methods it defines and its
+        bases that are project classes (``ExportedClass``); None when it has neither. Its
+        methods are summarised when first read (``method``)."""
+        bases: List[ExportedClass] = []
         evaluator = _Evaluator(self, summary, depth)
-        for base in reversed(node.bases):
+        for base in node.bases:
             if isinstance(base, ast.Name) and base.id in summary.bindings:
                 inherited = self.binding(summary, base.id, depth + 1)
             else:
                 qualified = evaluator.qualified(base)
                 inherited = self._imported(qualified, depth + 1) if qualified is not None else None
             if inherited is not None and inherited.cls is not None:
-                methods.update((method[0], method) for method in inherited.cls.methods)
+                bases.append(inherited.cls)
+        methods: List[Tuple[str, str, int]] = []
         for statement in node.body:
-            if not isinstance(statement, ast.FunctionDef):
-                continue
-            decorators = {d.id for d in statement.decorator_list if isinstance(d, ast.Name)}
-            if decorators & {"property", "cached_property"} or any(isinstance(d, ast.Attribute) for d in statement.decorator_list):
-                methods.pop(statement.name, None)  # read, not called (``x.setter``, ``functools.cached_property``)
-                continue
-            kind = STATIC if "staticmethod" in decorators else CLASS if "classmethod" in decorators else INSTANCE
-            exported = self.exported(summary, statement, depth, owner=node.name, bound=kind != STATIC)
-            if exported is None:
-                methods.pop(statement.name, None)
-            else:
-                methods[statement.name] = (statement.name, kind, exported)
-        if not methods:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                decorators = {d.id for d in statement.decorator_list if isinstance(d, ast.Name)}
+                methods.append((statement.name, _method_kind(statement, decorators), statement.lineno))
+        if not methods and not bases:
             return None
-        return ExportedClass(f"{summary.module}.{node.name}", self.relative(summary.path), node.lineno, tuple(methods.values()))
+        return ExportedClass(f"{summary.module}.{node.name}", self.relative(summary.path), node.lineno, tuple(methods), tuple(bases))
+
+    def method(self, cls: ExportedClass, name: str) -> Optional[Exported]:
+        """What ``name`` read off ``cls`` (an object of it, or the class) is, when a call
+        of it does something callers need: any method off an object; off the class, a
+        class or static method (a plain function read off the class takes ``self`` first:
+        not followed). An override that does nothing hides its base's method."""
+        found = cls.defining(name)
+        if found is None:
+            return None
+        owner, kind, line = found
+        if kind == PROPERTY or kind == ASYNC or kind == INSTANCE and not cls.instance:
+            return None
+        return self._method(owner, name, kind, line)
+
+    def class_effects(self, cls: ExportedClass) -> Tuple[FrozenSet[str], FrozenSet[str]]:
+        """What a call of any method of ``cls`` may stand for, to the scan's gates: the
+        library functions (``Exported.scanned``) and the locations (``Exported.locations``)."""
+        scanned: Set[str] = set()
+        locations: Set[str] = set()
+        for owner, name, kind, line in cls.visible():
+            exported = self._method(owner, name, kind, line) if kind not in (PROPERTY, ASYNC) else None
+            if exported is not None:
+                scanned |= exported.scanned
+                locations |= exported.locations
+        return frozenset(scanned), frozenset(locations)
+
+    def _class_node(self, summary: Summary, name: str) -> Optional[ast.ClassDef]:
+        """``summary.cls``, parsed once for this project's questions about its methods (not
+        kept longer: a large class's nodes would stay for the garbage collector to walk)."""
+        key = (summary.path, name)
+        if key not in self._classes:
+            self._classes[key] = summary.cls(name)
+        return self._classes[key]
+
+    def _method(self, owner: ExportedClass, name: str, kind: str, line: int) -> Optional[Exported]:
+        """The summary of method ``name`` (``def`` at ``line``) of class ``owner``, bound
+        to an object or the class unless static; remembered as ``binding``'s answers are."""
+        summary = self.summary(owner.qualified.rpartition(".")[0])
+        if summary is None:
+            return None
+        key = (summary.path, owner.line, name)
+        known = self._methods.get(key)
+        if known is None:
+            shared = _METHODS.get((self.roots, self.locations, self.scanned_only, *key))
+            if shared is not None and all(self.stamp(path) == stamp for path, stamp in shared[1]):
+                self._methods[key] = known = shared
+        if known is not None:
+            self._note(known[1])
+            return known[0]
+        self._deps.append({(summary.path, self._stamps.get(summary.path) or (0, 0))})
+        try:
+            node = self._class_node(summary, owner.name)
+            statement = next(
+                (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == name and s.lineno == line), None
+            ) if node is not None and node.lineno == owner.line else None
+            found = self.exported(summary, statement, 0, owner=owner.name, bound=kind != STATIC) if statement is not None else None
+        finally:
+            deps = self._deps.pop()
+        self._methods[key] = (found, frozenset(deps))
+        if not self.truncated:
+            _METHODS[(self.roots, self.locations, self.scanned_only, *key)] = self._methods[key]
+        self._note(deps)
+        return found
 
     def exported(
         self, summary: Summary, node: ast.FunctionDef, depth: int, owner: Optional[str] = None, bound: bool = False
@@ -664,6 +738,8 @@ class Project:
             module, _, name = qualified.rpartition(".")
             if self.scanned_only and self.is_module(module) and name not in callee_names(self, module):
                 return None  # it can make no rename and no temp
+            if self.is_class(qualified):
+                return None  # an object made, not a helper called: its methods are summarised only when asked
             found = self.binding(summary, name, depth + 1) if module == summary.module else self._imported(qualified, depth + 1)
             return found.function if found is not None else None
 
@@ -748,11 +824,14 @@ _RESOLVED: Dict[Tuple[Tuple[str, ...], Locations, bool, str], Tuple[Optional[Res
 #: What each module-level name of a summarised module is, by (search roots, locations,
 #: module path, name), with the summaries it rests on: ``Project.binding``'s answers.
 _BINDINGS: Dict[Tuple[Tuple[str, ...], Locations, bool, str, str], Tuple[Optional[Resolved], Dependencies]] = {}
+#: ``Project._method``'s answers, as ``_BINDINGS``: by (search roots, locations, module
+#: path, the class's line, the method's name).
+_METHODS: Dict[Tuple[Tuple[str, ...], Locations, bool, str, int, str], Tuple[Optional[Exported], Dependencies]] = {}
 
 
 def forget() -> None:
     """Drop everything this process remembers of project modules (for tests: a cold run)."""
-    for memo in (_FILES, _IMPORTED, _SUMMARIES, _RESOLVED, _BINDINGS, _SEARCH_ROOTS):
+    for memo in (_FILES, _IMPORTED, _SUMMARIES, _RESOLVED, _BINDINGS, _METHODS, _SEARCH_ROOTS):
         memo.clear()
     project_files.forget()
     project_text.forget()
@@ -850,7 +929,7 @@ class _Evaluator:
         if isinstance(node, ast.Name):
             if node.id in self.local:
                 return self.library_or_project(self.local[node.id])
-            found = self.project.binding(self.summary, node.id, self.depth + 1)
+            found = None if self.project.is_class(f"{self.summary.module}.{node.id}") else self.project.binding(self.summary, node.id, self.depth + 1)
             return found or Resolved(locations=self.locations.for_identifier(node.id))
         qualified = self.qualified(node)
         if qualified is not None:
@@ -862,7 +941,7 @@ class _Evaluator:
 
     def library_or_project(self, qualified: str) -> Resolved:
         module = qualified.rpartition(".")[0]
-        if self.project.is_module(qualified):
+        if self.project.is_module(qualified) or self.project.is_class(qualified):
             return _NOTHING
         if module and self.project.is_module(module):
             return self.project.resolve(qualified, self.depth + 1) or _NOTHING
@@ -921,6 +1000,17 @@ class _Evaluator:
         return Resolved(locations=locations, literal=literal, path=path)
 
 
+def _method_kind(node: Union[ast.FunctionDef, ast.AsyncFunctionDef], decorators: Set[str]) -> str:
+    """How a method is read off its class or an object: called (``INSTANCE``, ``CLASS``,
+    ``STATIC``), read (a property, or any attribute decorator: ``x.setter``,
+    ``functools.cached_property``), or awaited (``ASYNC``: summaries follow plain calls)."""
+    if isinstance(node, ast.AsyncFunctionDef):
+        return ASYNC
+    if decorators & {"property", "cached_property"} or any(isinstance(d, ast.Attribute) for d in node.decorator_list):
+        return PROPERTY
+    return STATIC if "staticmethod" in decorators else CLASS if "classmethod" in decorators else INSTANCE
+
+
 def _union(values: Iterable[Resolved]) -> Resolved:
     result: Optional[Resolved] = None
     for value in values:
@@ -952,6 +1042,9 @@ class FileView:
 
     def resolve(self, qualified: str) -> Optional[Resolved]:
         return self.project.resolve(qualified)
+
+    def method(self, cls: ExportedClass, name: str) -> Optional[Exported]:
+        return self.project.method(cls, name)
 
     def star(self, module: str) -> Dict[str, Resolved]:
         """What ``from module import *`` binds that the index resolves (a project module's

@@ -351,12 +351,17 @@ class _Text:
         return self._spans
 
     def called(self, name: str) -> FrozenSet[str]:
-        """The first name of each callee the top-level function ``name`` calls (``_CALLED``),
-        and each name it calls directly (``_CALLED_DIRECTLY``)."""
+        """The first name of each callee the top-level function or class ``name`` calls
+        (``_CALLED``), and each name it calls directly (``_CALLED_DIRECTLY``); of a class,
+        also the words of its bases, whose methods it inherits."""
         found = self._called.get(name)
         if found is None:
             body = self.defs[name]
-            found = self._called[name] = frozenset(_CALLED.findall(body)) | frozenset(_CALLED_DIRECTLY.findall(body))
+            found = frozenset(_CALLED.findall(body)) | frozenset(_CALLED_DIRECTLY.findall(body))
+            bases = _CLASS_BASES.match(body)
+            if bases is not None:
+                found |= frozenset(WORD.findall(bases.group(1)))
+            self._called[name] = found
         return found
 
     def marked(self, locations: Locations) -> bool:
@@ -1138,6 +1143,7 @@ def _add_def(defs: Dict[str, str], text: str) -> None:
 _TOP_LINE = re.compile(r"\n(?:((?:async[ \t]+)?def\b|class\b|@)|[^\s#)\]}])")
 _BODY = re.compile(r"\n(?:(?:async[ \t]+)?def\b|class\b|@)")  # group 1 of ``_TOP_LINE`` alone
 _DEF_NAME = re.compile(r"(?:async[ \t]+)?def[ \t]+(\w+)")
+_CLASS_BASES = re.compile(r"class[ \t]+\w+[ \t]*\(([^)]*)\)")  # a class's bases (up to a call in them: more words only cost time)
 _DEF_OR_CLASS_NAME = re.compile(r"(?:(?:async[ \t]+)?def|class)[ \t]+(\w+)")
 
 

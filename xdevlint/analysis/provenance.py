@@ -766,13 +766,13 @@ class _Interpreter:
                     value = _project_value(resolved)
         for exported in receiver.classes:
             if exported.instance:  # ``store.put`` of ``store = Store()`` from another module (off the class: ``Project.resolve``)
-                value = value | _method_value(exported, attr)
+                value = value | self.method_value(exported, attr)
         classes: List[cst.ClassDef] = self.ordered(receiver.instances | {d for d in receiver.defs if isinstance(d, cst.ClassDef)})
         for cls in classes:  # ``self.put`` in a class of this module whose base is another module's class
             info = self.classes.get(cls)
             if info is not None and info.bases and attr not in info.body:
                 for base in sorted(info.bases, key=lambda c: c.qualified):
-                    value = value | _method_value(base.instantiated() if cls in receiver.instances else base, attr)
+                    value = value | self.method_value(base.instantiated() if cls in receiver.instances else base, attr)
         for cls in classes:
             value = value | self.class_attribute(cls, attr)
         if attr in names.PATH_DERIVING_ATTRIBUTES and (receiver.is_path or not receiver.kinds and not receiver.is_object):
@@ -788,6 +788,12 @@ class _Interpreter:
             owners: Iterable[Token] = classes or receiver.idents
             value = value.with_idents(frozenset(Attr(owner, attr) for owner in owners))
         return value
+
+    def method_value(self, cls: ExportedClass, attr: str) -> Value:
+        """What ``attr`` read off another module's class (or an object of it) is, when a
+        call of it does something callers need."""
+        method = self.project.method(cls, attr) if self.project is not None else None
+        return Value(callees=frozenset({method.qualified}), exports=frozenset({method})) if method is not None else EMPTY
 
     def class_attribute(self, cls: cst.ClassDef, attr: str) -> Value:
         info = self.classes.get(cls)
@@ -979,7 +985,7 @@ class _Interpreter:
             if not cls.instance:  # another module's class: an object of it, made by its ``__init__``
                 instance = cls.instantiated()
                 result = result | Value(classes=frozenset({instance}))
-                init = instance.method("__init__")
+                init = self.project.method(instance, "__init__") if self.project is not None else None
                 if init is not None:
                     self.exported_call(node, init, arguments)
         receiver = self.values.get(node.func.value, EMPTY) if isinstance(node.func, cst.Attribute) else None
@@ -1180,13 +1186,6 @@ class _Arguments:
 def call_arguments(call: cst.Call) -> List[Tuple[Optional[str], bool, cst.BaseExpression]]:
     """``call``'s arguments as ``Exported.bind`` takes them: (keyword, starred, expression)."""
     return [(a.keyword.value if a.keyword is not None else None, bool(a.star), a.value) for a in call.args]
-
-
-def _method_value(cls: ExportedClass, attr: str) -> Value:
-    """What ``attr`` read off another module's class (or an object of it) is, when a
-    call of it does something callers need."""
-    method = cls.method(attr)
-    return Value(callees=frozenset({method.qualified}), exports=frozenset({method})) if method is not None else EMPTY
 
 
 def _project_value(resolved: Resolved) -> Value:
