@@ -25,7 +25,6 @@ from typing import List, Optional, Sequence, Tuple
 from xdevlint.analysis import project, project_text
 from xdevlint.analysis.locations import DEFAULT
 from xdevlint.analysis.project_text import SCANNED_CALLEES
-from xdevlint.analysis.supplied import effects
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import corpus_files  # noqa: E402
@@ -46,9 +45,9 @@ def audit(path: Path) -> Tuple[int, List[str]]:
         if resolved is None:
             continue
         resolved_names += 1
-        scanned, located = effects(view.project, resolved)  # of a helper, or of a class's methods
-        callees = (resolved.callees | scanned) & SCANNED_CALLEES
-        locations = resolved.locations | located
+        function = resolved.function
+        callees = (resolved.callees | (function.scanned if function else frozenset())) & SCANNED_CALLEES
+        locations = resolved.locations | (function.locations if function else frozenset())
         where = f"{view.module}.{name} ({path}:{resolved.origin[1] if resolved.origin else '?'})"
         if callees and name not in project_text.callee_names(view.project, view.module):
             missed.append(f"callee_names rules out {where}, which resolves to {', '.join(sorted(callees))}")

@@ -390,10 +390,10 @@ class Project:
         #: where modules are, the same for every file of the project.
         self.imported = _IMPORTED.setdefault(roots, {})
         self._stamps: Dict[str, Optional[Stamp]] = {}
-        self._bindings: Dict[Tuple[str, str], Tuple[Optional[Resolved], Dependencies]] = {}
+        self._bindings: Dict[Tuple[str, str, bool], Tuple[Optional[Resolved], Dependencies]] = {}
         self._methods: Dict[Tuple[str, int, str], Tuple[Optional[Exported], Dependencies]] = {}
         self._classes: Dict[Tuple[str, str], Optional[ast.ClassDef]] = {}
-        self._pending: Set[Tuple[str, str]] = set()
+        self._pending: Set[Tuple[str, str, bool]] = set()
         self._deps: List[Set[Tuple[str, Stamp]]] = []  # one set per resolution under way
         #: A cycle or the depth guard cut a resolution short: what this project works out
         #: from then on may depend on the order it was asked in, so none of it is shared.
@@ -525,21 +525,22 @@ class Project:
             return self.is_class(value, depth + 1)
         return value is None and name in summary.classes  # type: ignore[union-attr]
 
-    def resolve(self, qualified: str, depth: int = 0) -> Optional[Resolved]:
+    def resolve(self, qualified: str, depth: int = 0, classes: bool = False) -> Optional[Resolved]:
         """What the project name ``qualified`` (``pkg.mod.NAME``, ``pkg.mod.Class.method``)
         is, when it is an alias of library objects, a path constant, or a function or class
         its callers need to know of; None otherwise (a module, a name outside the project,
-        or nothing known)."""
+        or nothing known). A class only when ``classes`` asks for them (the analysis):
+        what the scan's gates ask rests on module texts, which no class's call taints."""
         if depth or qualified.split(".", 1)[0] in STDLIB:
-            return self._resolve(qualified, depth)
-        key = (self.roots, self.locations, self.scanned_only, qualified)
+            return self._resolve(qualified, depth, classes)
+        key = (self.roots, self.locations, self.scanned_only, classes, qualified)
         cached = _RESOLVED.get(key)
         if cached is not None and all(self.stamp(path) == stamp for path, stamp in cached[1]):
             self._note(cached[1])
             return cached[0]
         self._deps.append(set())
         try:
-            found = self._resolve(qualified, 0)
+            found = self._resolve(qualified, 0, classes)
         finally:
             deps = self._deps.pop()
         self._note(deps)
@@ -547,7 +548,7 @@ class Project:
             _RESOLVED[key] = (found, frozenset(deps))
         return found
 
-    def _resolve(self, qualified: str, depth: int) -> Optional[Resolved]:
+    def _resolve(self, qualified: str, depth: int, classes: bool) -> Optional[Resolved]:
         if depth > _DEPTH:
             self.truncated = True
             return None
@@ -561,23 +562,23 @@ class Project:
         summary = self.summary(module)
         if summary is None:
             # ``pkg.mod.attr.more``: ``pkg.mod.attr`` may be an alias of a library module.
-            owner = self.resolve(module, depth + 1) if "." in module else None
+            owner = self.resolve(module, depth + 1, classes) if "." in module else None
             if owner is not None and owner.callees:
                 return Resolved(callees=frozenset(f"{c}.{name}" for c in owner.callees), origin=owner.origin)
             if owner is not None and owner.cls is not None:  # ``pkg.mod.Class.method``: a class or static method
                 method = self.method(owner.cls, name)
                 return Resolved(origin=(owner.origin[0], method.line), function=method) if method is not None else None
             return None
-        return self.binding(summary, name, depth)
+        return self.binding(summary, name, depth, classes)
 
-    def binding(self, summary: Summary, name: str, depth: int) -> Optional[Resolved]:
+    def binding(self, summary: Summary, name: str, depth: int, classes: bool = False) -> Optional[Resolved]:
         """What ``name`` is at the end of ``summary``'s module (the union of its bindings)."""
-        key = (summary.module, name)
+        key = (summary.module, name, classes)
         known = self._bindings.get(key)
         if known is None:
             # Another file's project may have worked it out (a helper's summary, with the
             # chain of helpers it calls): shared while the modules it rests on are unchanged.
-            shared = _BINDINGS.get((self.roots, self.locations, self.scanned_only, summary.path, name))
+            shared = _BINDINGS.get((self.roots, self.locations, self.scanned_only, summary.path, name, classes))
             if shared is not None and all(self.stamp(path) == stamp for path, stamp in shared[1]):
                 self._bindings[key] = known = shared
         if known is not None:
@@ -589,33 +590,33 @@ class Project:
         self._pending.add(key)
         self._deps.append({(summary.path, self._stamps.get(summary.path) or (0, 0))})
         try:
-            found = self._binding(summary, name, depth)
+            found = self._binding(summary, name, depth, classes)
         finally:
             deps = self._deps.pop()
             self._pending.discard(key)
         self._bindings[key] = (found, frozenset(deps))
         if not self.truncated:
-            _BINDINGS[(self.roots, self.locations, self.scanned_only, summary.path, name)] = self._bindings[key]
+            _BINDINGS[(self.roots, self.locations, self.scanned_only, summary.path, name, classes)] = self._bindings[key]
         self._note(deps)
         return found
 
-    def _binding(self, summary: Summary, name: str, depth: int) -> Optional[Resolved]:
+    def _binding(self, summary: Summary, name: str, depth: int, classes: bool) -> Optional[Resolved]:
         bound = summary.bindings.get(name)
         if bound is None:
             for star in summary.stars:
-                found = self._star(star, name, depth)
+                found = self._star(star, name, depth, classes)
                 if found is not None:
                     return found
             return None
         result: Optional[Resolved] = None
         for line, value in bound:
             if value is None:
-                found = self._defined(summary, name, line, depth)
+                found = self._defined(summary, name, line, depth, classes)
                 if found is not None:
                     result = found if result is None else result | found
                 continue  # a function or class that does nothing its callers need
             if isinstance(value, str):
-                found = self._imported(value, depth)
+                found = self._imported(value, depth, classes)
             else:
                 found = _Evaluator(self, summary, depth).value(value, name)
             if found is not None:
@@ -623,13 +624,13 @@ class Project:
                 result = found if result is None else result | found
         return result
 
-    def _defined(self, summary: Summary, name: str, line: int, depth: int) -> Optional[Resolved]:
+    def _defined(self, summary: Summary, name: str, line: int, depth: int, classes: bool) -> Optional[Resolved]:
         """What the ``def`` or ``class`` of ``name`` at ``line`` is to callers."""
         function = summary.function(name)
         if function is not None and function.lineno == line:
             exported = self.exported(summary, function, depth)
             return Resolved(origin=(summary.path, line), function=exported) if exported is not None else None
-        cls = self._class_node(summary, name)
+        cls = self._class_node(summary, name) if classes and name in summary.classes else None
         if cls is not None and cls.lineno == line:
             found = self.exported_class(summary, cls, depth)
             return Resolved(origin=(summary.path, line), cls=found) if found is not None else None
@@ -643,10 +644,10 @@ class Project:
         evaluator = _Evaluator(self, summary, depth)
         for base in node.bases:
             if isinstance(base, ast.Name) and base.id in summary.bindings:
-                inherited = self.binding(summary, base.id, depth + 1)
+                inherited = self.binding(summary, base.id, depth + 1, classes=True)
             else:
                 qualified = evaluator.qualified(base)
-                inherited = self._imported(qualified, depth + 1) if qualified is not None else None
+                inherited = self._imported(qualified, depth + 1, classes=True) if qualified is not None else None
             if inherited is not None and inherited.cls is not None:
                 bases.append(inherited.cls)
         methods: List[Tuple[str, str, int]] = []
@@ -671,13 +672,16 @@ class Project:
             return None
         return self._method(owner, name, kind, line)
 
-    def class_effects(self, cls: ExportedClass) -> Tuple[FrozenSet[str], FrozenSet[str]]:
-        """What a call of any method of ``cls`` may stand for, to the scan's gates: the
-        library functions (``Exported.scanned``) and the locations (``Exported.locations``)."""
+    def class_effects(self, cls: ExportedClass, read: Optional[Collection[str]] = None) -> Tuple[FrozenSet[str], FrozenSet[str]]:
+        """What a call of a method of ``cls`` (any, or one of those named ``read``) may
+        stand for, to the scan's gates: the library functions (``Exported.scanned``) and
+        the locations (``Exported.locations``)."""
         scanned: Set[str] = set()
         locations: Set[str] = set()
         for owner, name, kind, line in cls.visible():
-            exported = self._method(owner, name, kind, line) if kind not in (PROPERTY, ASYNC) else None
+            if kind in (PROPERTY, ASYNC) or read is not None and name not in read:
+                continue
+            exported = self._method(owner, name, kind, line)
             if exported is not None:
                 scanned |= exported.scanned
                 locations |= exported.locations
@@ -780,7 +784,7 @@ class Project:
                 return os.path.relpath(path, root)
         return path
 
-    def _star(self, module: str, name: str, depth: int) -> Optional[Resolved]:
+    def _star(self, module: str, name: str, depth: int, classes: bool = False) -> Optional[Resolved]:
         if name.startswith("_"):
             return None
         if self.is_module(module) and name not in names_of(self, module):
@@ -791,15 +795,15 @@ class Project:
             return Resolved(callees=frozenset({qualified})) if qualified in names.KNOWN_NAMES else None
         if source.exported is not None and name not in source.exported:
             return None
-        return self.binding(source, name, depth + 1)
+        return self.binding(source, name, depth + 1, classes)
 
-    def _imported(self, qualified: str, depth: int) -> Optional[Resolved]:
+    def _imported(self, qualified: str, depth: int, classes: bool = False) -> Optional[Resolved]:
         """An imported name: resolved in the project, or a library object by its name."""
         if self.is_module(qualified):
             return None  # a project module: its names resolve through it
         module = qualified.rpartition(".")[0]
         if module and self.is_module(module):
-            return self.resolve(qualified, depth + 1)
+            return self.resolve(qualified, depth + 1, classes)
         return _library(qualified, self.locations)
 
 
@@ -820,10 +824,10 @@ _IMPORTED: Dict[Tuple[str, ...], Dict[Tuple[Optional[str], str, Optional[str]], 
 _SUMMARIES: Dict[str, Tuple[Stamp, str, Optional[Summary]]] = {}
 #: What each name resolved to, by (search roots, locations, qualified name), with the
 #: summaries (path, stamp) the answer rests on.
-_RESOLVED: Dict[Tuple[Tuple[str, ...], Locations, bool, str], Tuple[Optional[Resolved], Dependencies]] = {}
+_RESOLVED: Dict[Tuple[Tuple[str, ...], Locations, bool, bool, str], Tuple[Optional[Resolved], Dependencies]] = {}
 #: What each module-level name of a summarised module is, by (search roots, locations,
 #: module path, name), with the summaries it rests on: ``Project.binding``'s answers.
-_BINDINGS: Dict[Tuple[Tuple[str, ...], Locations, bool, str, str], Tuple[Optional[Resolved], Dependencies]] = {}
+_BINDINGS: Dict[Tuple[Tuple[str, ...], Locations, bool, str, str, bool], Tuple[Optional[Resolved], Dependencies]] = {}
 #: ``Project._method``'s answers, as ``_BINDINGS``: by (search roots, locations, module
 #: path, the class's line, the method's name).
 _METHODS: Dict[Tuple[Tuple[str, ...], Locations, bool, str, int, str], Tuple[Optional[Exported], Dependencies]] = {}
@@ -1041,7 +1045,8 @@ class FileView:
         return self.spelt is None or local in self.spelt
 
     def resolve(self, qualified: str) -> Optional[Resolved]:
-        return self.project.resolve(qualified)
+        """What the analysis knows of a project name, classes included."""
+        return self.project.resolve(qualified, classes=True)
 
     def method(self, cls: ExportedClass, name: str) -> Optional[Exported]:
         return self.project.method(cls, name)
@@ -1063,7 +1068,7 @@ class FileView:
             public = current.exported if current.exported is not None else [n for n in current.bindings if not n.startswith("_")]
             for name in public:
                 if name not in found and self.uses(name):
-                    resolved = self.project.resolve(f"{current.module}.{name}")
+                    resolved = self.project.resolve(f"{current.module}.{name}", classes=True)
                     if resolved is not None:
                         found[name] = resolved
             pending.extend(s for s in (self.project.summary(m) for m in current.stars) if s is not None)

@@ -74,7 +74,7 @@ def _may_help_any(defs: Dict[str, str]) -> bool:
     """Whether one of a module's top-level functions may (``_may_help``): most modules'
     functions spell no hint at all, and one look for each hint in their joined text is
     quicker than one in each function's."""
-    joined = "\n".join(defs.values())
+    joined = "\n".join(body for body in defs.values() if not _is_class(body))
     return any(hint in joined for hint in _HELPER_HINTS)
 
 
@@ -238,8 +238,8 @@ class _Text:
     a library (``_LIBRARY_LOCATED``); ``starred``: a library star
     import's). The marks of a scanned function (``callee_names`` starts from them): those
     aliases, a read of one (``alias_read``: ``swap = os.replace``), and the top-level
-    functions and classes (their text, ``defs``, is kept apart) that name one (``helpers``:
-    they, or a class's methods, may rename, or return a temp). Whether the text is *marked* for locations (``marked``:
+    functions (their text, ``defs``, is kept apart with the classes') that name one
+    (``helpers``: they may rename, or return a temp). Whether the text is *marked* for locations (``marked``:
     it spells one, by configuration), so that ``may_supply`` can rule out a whole import
     closure none of whose modules is marked without a look at any name.
 
@@ -351,17 +351,12 @@ class _Text:
         return self._spans
 
     def called(self, name: str) -> FrozenSet[str]:
-        """The first name of each callee the top-level function or class ``name`` calls
-        (``_CALLED``), and each name it calls directly (``_CALLED_DIRECTLY``); of a class,
-        also the words of its bases, whose methods it inherits."""
+        """The first name of each callee the top-level function ``name`` calls (``_CALLED``),
+        and each name it calls directly (``_CALLED_DIRECTLY``)."""
         found = self._called.get(name)
         if found is None:
             body = self.defs[name]
-            found = frozenset(_CALLED.findall(body)) | frozenset(_CALLED_DIRECTLY.findall(body))
-            bases = _CLASS_BASES.match(body)
-            if bases is not None:
-                found |= frozenset(WORD.findall(bases.group(1)))
-            self._called[name] = found
+            found = self._called[name] = frozenset(_CALLED.findall(body)) | frozenset(_CALLED_DIRECTLY.findall(body))
         return found
 
     def marked(self, locations: Locations) -> bool:
@@ -620,7 +615,7 @@ class Facts(NamedTuple):
 def facts_of(source: str, defs: Dict[str, str]) -> Facts:
     """The ``Facts`` of a module whose module-level text is ``source`` and whose
     top-level functions' texts are ``defs`` (``_module_text``)."""
-    helpers = _frozen(name for name, body in defs.items() if _may_help(body)) if _may_help_any(defs) else _EMPTY
+    helpers = _frozen(name for name, body in defs.items() if _may_help(body) and not _is_class(body)) if _may_help_any(defs) else _EMPTY
     return Facts(tuple(_items(source)), helpers, _ALIAS_READ.search(source) is not None)
 
 
@@ -966,12 +961,18 @@ def _taint(text: _Text, names_of: Callable[[str], FrozenSet[str]]) -> FrozenSet[
     while fresh:
         grown = {  # a function that calls one spells it: most spell none (a quicker test than ``called``)
             name for name, body in text.defs.items()
-            if name not in tainted and any(word in body for word in fresh) and not text.called(name).isdisjoint(fresh)
+            if name not in tainted and any(word in body for word in fresh) and not _is_class(body) and not text.called(name).isdisjoint(fresh)
         }
         grown |= text.binding_at(_spelt_at(text.source, fresh))
         fresh = grown - tainted
         tainted |= fresh
     return frozenset(tainted)
+
+
+def _is_class(body: str) -> bool:
+    """Whether a text of ``defs`` is a class's: a call of it makes an object, no helper's
+    call. (What its methods do is the analysis's to find, in a file the scan keeps.)"""
+    return body.startswith("class")
 
 
 def _spelt_at(source: str, words: Iterable[str], attributes: bool = False) -> Iterator[int]:
@@ -1001,7 +1002,7 @@ def _chained(text: _Text, chains: List[Tuple[str, str, FrozenSet[str]]]) -> Set[
     for local, module, bound in chains:
         patterns.append(rf"(?<![\w.]){_chain(module, local)}\s*\.\s*(?:{'|'.join(map(re.escape, sorted(bound)))})\b")
     pattern = re.compile("|".join(patterns))
-    found = {name for name, body in text.defs.items() if pattern.search(body)}
+    found = {name for name, body in text.defs.items() if not _is_class(body) and pattern.search(body)}
     found |= text.binding(pattern)
     return found
 
@@ -1143,7 +1144,6 @@ def _add_def(defs: Dict[str, str], text: str) -> None:
 _TOP_LINE = re.compile(r"\n(?:((?:async[ \t]+)?def\b|class\b|@)|[^\s#)\]}])")
 _BODY = re.compile(r"\n(?:(?:async[ \t]+)?def\b|class\b|@)")  # group 1 of ``_TOP_LINE`` alone
 _DEF_NAME = re.compile(r"(?:async[ \t]+)?def[ \t]+(\w+)")
-_CLASS_BASES = re.compile(r"class[ \t]+\w+[ \t]*\(([^)]*)\)")  # a class's bases (up to a call in them: more words only cost time)
 _DEF_OR_CLASS_NAME = re.compile(r"(?:(?:async[ \t]+)?def|class)[ \t]+(\w+)")
 
 

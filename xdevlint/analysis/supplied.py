@@ -106,13 +106,13 @@ class Supplied:
         if view is not None:
             for module, name, local in self._imports:
                 for spelt, resolved in self._bound(view, module, name, local, callees):
-                    scanned, locations = effects(self._scanning if callees else view.project, resolved)
+                    function = resolved.function
                     if callees:
-                        hit = (resolved.callees | scanned) & SCANNED_CALLEES
+                        hit = (resolved.callees | (function.scanned if function else frozenset())) & SCANNED_CALLEES
                         if hit:
                             self._spellings.setdefault(spelt, set()).update(hit)
                     else:
-                        hit = resolved.locations | locations
+                        hit = resolved.locations | (function.locations if function else frozenset())
                     found |= hit
         self._found[callees] = frozenset(found)
         return self._found[callees]
@@ -181,16 +181,6 @@ class Supplied:
         an attribute off it (``m = paths``, ``f(paths)``): then any of its names may be used."""
         bare = self._without_imports()
         return any(not word_at(bare, m.start() - 1) for m in re.finditer(rf"{re.escape(local)}\b(?!\s*\.)", bare))
-
-
-def effects(project: Optional[Project], resolved: Resolved) -> Tuple[FrozenSet[str], FrozenSet[str]]:
-    """What a call of a helper, or of a method of a class, may stand for (``Exported.scanned``)
-    and the locations it may bring."""
-    if resolved.function is not None:
-        return resolved.function.scanned, resolved.function.locations
-    if resolved.cls is not None and project is not None:
-        return project.class_effects(resolved.cls)
-    return frozenset(), frozenset()
 
 
 NONE_SUPPLIED = Supplied()
