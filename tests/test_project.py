@@ -673,7 +673,6 @@ def test_a_class_is_summarised_by_the_methods_that_do_something_for_callers() ->
     assert discard is not None and discard.removes == {"path"} and discard.positional == ("path",)
     assert view.method(instance, "describe") is None and view.method(instance, "spool") is None
     assert view.method(instance, "__init__") is None  # keeps its argument, moves nothing
-    assert view.project.class_effects(store) == ({"os.replace", "os.rename", "tempfile.mkdtemp"}, {"cache", "temp"})
     # Off the class: class and static methods; a plain method takes ``self`` first.
     assert view.method(store, "put") is None
     method = view.resolve("shards.store.Store.discard")

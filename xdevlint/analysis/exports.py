@@ -184,21 +184,6 @@ class ExportedClass:
                 return found
         return None
 
-    def visible(self) -> Iterator[Tuple["ExportedClass", str, str, int]]:
-        """Each method a caller can reach (an override hides its base's): the class that
-        defines it, its name, its kind and line."""
-        seen: "set[str]" = set()
-        for owner in self._lineage():
-            for method, kind, line in owner.methods:
-                if method not in seen:
-                    seen.add(method)
-                    yield owner, method, kind, line
-
-    def _lineage(self) -> Iterator["ExportedClass"]:
-        yield self
-        for base in self.bases:
-            yield from base._lineage()
-
     def instantiated(self) -> "ExportedClass":
         return replace(self, instance=True)
 

@@ -508,23 +508,6 @@ class Project:
     def is_module(self, qualified: str) -> bool:
         return self.find(qualified) is not None
 
-    def is_class(self, qualified: str, depth: int = 0) -> bool:
-        """Whether the project name ``qualified`` is a class and nothing else, also through
-        the imports that re-export it. A value or a callee a summary reads is never a class's
-        methods, which cost a summary each: those are worked out only when a caller asks
-        for the class itself (``resolve``)."""
-        module, _, name = qualified.rpartition(".")
-        if not module or depth > _DEPTH or not self.is_module(module):
-            return False
-        summary = self.summary(module)
-        bound = summary.bindings.get(name) if summary is not None else None
-        if not bound or len(bound) != 1:
-            return False
-        value = bound[0][1]
-        if isinstance(value, str):
-            return self.is_class(value, depth + 1)
-        return value is None and name in summary.classes  # type: ignore[union-attr]
-
     def resolve(self, qualified: str, depth: int = 0, classes: bool = False) -> Optional[Resolved]:
         """What the project name ``qualified`` (``pkg.mod.NAME``, ``pkg.mod.Class.method``)
         is, when it is an alias of library objects, a path constant, or a function or class
@@ -672,21 +655,6 @@ class Project:
             return None
         return self._method(owner, name, kind, line)
 
-    def class_effects(self, cls: ExportedClass, read: Optional[Collection[str]] = None) -> Tuple[FrozenSet[str], FrozenSet[str]]:
-        """What a call of a method of ``cls`` (any, or one of those named ``read``) may
-        stand for, to the scan's gates: the library functions (``Exported.scanned``) and
-        the locations (``Exported.locations``)."""
-        scanned: Set[str] = set()
-        locations: Set[str] = set()
-        for owner, name, kind, line in cls.visible():
-            if kind in (PROPERTY, ASYNC) or read is not None and name not in read:
-                continue
-            exported = self._method(owner, name, kind, line)
-            if exported is not None:
-                scanned |= exported.scanned
-                locations |= exported.locations
-        return frozenset(scanned), frozenset(locations)
-
     def _class_node(self, summary: Summary, name: str) -> Optional[ast.ClassDef]:
         """``summary.cls``, parsed once for this project's questions about its methods (not
         kept longer: a large class's nodes would stay for the garbage collector to walk)."""
@@ -742,8 +710,6 @@ class Project:
             module, _, name = qualified.rpartition(".")
             if self.scanned_only and self.is_module(module) and name not in callee_names(self, module):
                 return None  # it can make no rename and no temp
-            if self.is_class(qualified):
-                return None  # an object made, not a helper called: its methods are summarised only when asked
             found = self.binding(summary, name, depth + 1) if module == summary.module else self._imported(qualified, depth + 1)
             return found.function if found is not None else None
 
@@ -933,7 +899,7 @@ class _Evaluator:
         if isinstance(node, ast.Name):
             if node.id in self.local:
                 return self.library_or_project(self.local[node.id])
-            found = None if self.project.is_class(f"{self.summary.module}.{node.id}") else self.project.binding(self.summary, node.id, self.depth + 1)
+            found = self.project.binding(self.summary, node.id, self.depth + 1)
             return found or Resolved(locations=self.locations.for_identifier(node.id))
         qualified = self.qualified(node)
         if qualified is not None:
@@ -945,7 +911,7 @@ class _Evaluator:
 
     def library_or_project(self, qualified: str) -> Resolved:
         module = qualified.rpartition(".")[0]
-        if self.project.is_module(qualified) or self.project.is_class(qualified):
+        if self.project.is_module(qualified):
             return _NOTHING
         if module and self.project.is_module(module):
             return self.project.resolve(qualified, self.depth + 1) or _NOTHING
