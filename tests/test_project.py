@@ -20,6 +20,7 @@ from typing import Dict, List, Set, Tuple
 import pytest
 
 from xdevlint.analysis import project, project_files, project_text
+from xdevlint.analysis.exports import ExportedClass
 from xdevlint.analysis.locations import DEFAULT
 from xdevlint.config import Config
 from xdevlint.engine import lint_source
@@ -745,3 +746,33 @@ def test_the_analysis_follows_methods_the_scan_does_not_keep_files_for(tmp_path:
     messages = {f.span.line: f.message for f in found}
     assert messages[11].startswith("`Store.put_in_cache()` calls `os.rename` (at `shards/store.py:18`)")
     assert messages[17].startswith("`Store.put()` calls `os.replace` (at `shards/store.py:15`)")
+
+
+def test_a_class_shape_from_its_text_is_the_one_its_parse_gives(tmp_path: Path) -> None:
+    """``_class_shape`` reads a class's methods off its text, not a parse of its body: the
+    same names, kinds and lines as a parse gives (on the ecosystem corpus, 32,139 of 32,143
+    classes; the rest add a name from a ``def`` in a docstring, which finds no node), with
+    decorators, a header over several lines, an async method, a nested class's method."""
+    text = (
+        "import functools\n\n@decorated\nclass C(\n    Base,\n    metaclass=Meta,\n):\n"
+        '    """Doc.\n\n    def fake(self):\n    """\n\n    X = 1\n\n'
+        "    @staticmethod\n    def s(a):\n        pass\n\n    @functools.cached_property\n    def c(self):\n        pass\n\n"
+        "    @x.setter\n    def x(self, v):\n        pass\n\n    async def a(self):\n        pass\n\n"
+        "    class Inner:\n        def inner(self):\n            pass\n\n    def fake(self):\n        pass\n"
+    )
+    path = tmp_path / "m.py"
+    path.write_text(text)
+    summary = project._summarise(str(path), "m", False)
+    assert summary is not None and summary.classes == {"C": 4}
+    bases, methods = project._class_shape(summary, "C", 4)  # type: ignore[misc]
+    assert [ast.unparse(b) for b in bases] == ["Base"]
+    assert methods == [("fake", "instance", 10), ("s", "static", 16), ("c", "property", 20), ("x", "property", 24),
+                       ("a", "async", 27), ("fake", "instance", 34)]
+    node = summary.cls("C")
+    assert node is not None
+    assert [(s.name, s.lineno) for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))] == [
+        (name, line) for name, _, line in methods[1:]
+    ]
+    # The last ``def`` of a name is the method: a ``def`` in the docstring above hides nothing.
+    found = ExportedClass("m.C", "m.py", 4, tuple(methods)).defining("fake")
+    assert found is not None and found[2] == 34

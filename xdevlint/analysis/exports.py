@@ -175,7 +175,7 @@ class ExportedClass:
         """The class that defines method ``name`` for this one (itself, or the first base
         that does, depth first as Python's order is for single inheritance), with the
         method's kind and line; None when none does."""
-        for method, kind, line in self.methods:
+        for method, kind, line in reversed(self.methods):  # the last ``def`` of a name is the method
             if method == name:
                 return self, kind, line
         for base in self.bases:

@@ -613,19 +613,21 @@ class Project:
         if function is not None and function.lineno == line:
             exported = self.exported(summary, function, depth)
             return Resolved(origin=(summary.path, line), function=exported) if exported is not None else None
-        cls = self._class_node(summary, name) if classes and name in summary.classes else None
-        if cls is not None and cls.lineno == line:
-            found = self.exported_class(summary, cls, depth)
+        shape = _class_shape(summary, name, line) if classes and summary.classes.get(name) == line else None
+        if shape is not None:
+            found = self.exported_class(summary, name, line, *shape, depth)
             return Resolved(origin=(summary.path, line), cls=found) if found is not None else None
         return None
 
-    def exported_class(self, summary: Summary, node: ast.ClassDef, depth: int) -> Optional[ExportedClass]:
-        """``summary``'s class ``node`` as callers see it: the methods it defines and its
-        bases that are project classes (``ExportedClass``); None when it has neither. Its
-        methods are summarised when first read (``method``)."""
+    def exported_class(
+        self, summary: Summary, name: str, line: int, bases_written: List[ast.expr], methods: List[Tuple[str, str, int]], depth: int
+    ) -> Optional[ExportedClass]:
+        """``summary``'s class ``name`` (at ``line``) as callers see it: the methods it
+        defines and its bases that are project classes (``ExportedClass``); None when it
+        has neither. Its methods are summarised when first read (``method``)."""
         bases: List[ExportedClass] = []
         evaluator = _Evaluator(self, summary, depth)
-        for base in node.bases:
+        for base in bases_written:
             if isinstance(base, ast.Name) and base.id in summary.bindings:
                 inherited = self.binding(summary, base.id, depth + 1, classes=True)
             else:
@@ -633,14 +635,9 @@ class Project:
                 inherited = self._imported(qualified, depth + 1, classes=True) if qualified is not None else None
             if inherited is not None and inherited.cls is not None:
                 bases.append(inherited.cls)
-        methods: List[Tuple[str, str, int]] = []
-        for statement in node.body:
-            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                decorators = {d.id for d in statement.decorator_list if isinstance(d, ast.Name)}
-                methods.append((statement.name, _method_kind(statement, decorators), statement.lineno))
         if not methods and not bases:
             return None
-        return ExportedClass(f"{summary.module}.{node.name}", self.relative(summary.path), node.lineno, tuple(methods), tuple(bases))
+        return ExportedClass(f"{summary.module}.{name}", self.relative(summary.path), line, tuple(methods), tuple(bases))
 
     def method(self, cls: ExportedClass, name: str) -> Optional[Exported]:
         """What ``name`` read off ``cls`` (an object of it, or the class) is, when a call
@@ -970,15 +967,66 @@ class _Evaluator:
         return Resolved(locations=locations, literal=literal, path=path)
 
 
-def _method_kind(node: Union[ast.FunctionDef, ast.AsyncFunctionDef], decorators: Set[str]) -> str:
+def _method_kind(asynchronous: bool, decorators: List[str]) -> str:
     """How a method is read off its class or an object: called (``INSTANCE``, ``CLASS``,
-    ``STATIC``), read (a property, or any attribute decorator: ``x.setter``,
-    ``functools.cached_property``), or awaited (``ASYNC``: summaries follow plain calls)."""
-    if isinstance(node, ast.AsyncFunctionDef):
+    ``STATIC``), read (a property, or any dotted decorator: ``x.setter``,
+    ``functools.cached_property``), or awaited (``ASYNC``: summaries follow plain calls).
+    ``decorators``: each decorator's text up to its arguments."""
+    if asynchronous:
         return ASYNC
-    if decorators & {"property", "cached_property"} or any(isinstance(d, ast.Attribute) for d in node.decorator_list):
+    if any(d in ("property", "cached_property") or "." in d for d in decorators):
         return PROPERTY
     return STATIC if "staticmethod" in decorators else CLASS if "classmethod" in decorators else INSTANCE
+
+
+def _class_shape(summary: Summary, name: str, line: int) -> Optional[Tuple[List[ast.expr], List[Tuple[str, str, int]]]]:
+    """The bases of ``summary``'s class ``name`` (its ``class`` line: ``line``) as written,
+    and its methods (name, kind, line), without a parse of its body: a large class's
+    parse costs more than all the summaries of the methods its users call. From its
+    node when the whole module was parsed; else from its text: the header is parsed
+    alone, a method is a ``def`` at the indentation of the body's first statement, with
+    the decorators above it. (A ``def`` at that indentation in a string adds a name that
+    ``Project.method`` finds no node for: nothing.)"""
+    node = summary.parsed.get(line)
+    if isinstance(node, ast.ClassDef):
+        return list(node.bases), [
+            (s.name, _method_kind(isinstance(s, ast.AsyncFunctionDef), [ast.unparse(d).split("(", 1)[0] for d in s.decorator_list]), s.lineno)
+            for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+        ]
+    kept = summary.unparsed.get(line)
+    if kept is None:
+        return None
+    first, data = kept
+    text = data.decode("utf-8", "replace")
+    header = _CLASS_HEADER.search(text)
+    if header is None:
+        return None
+    parsed = _parse(f"class C{header.group(1) or ''}: pass".encode())
+    if parsed is None or not isinstance(parsed.body[0], ast.ClassDef):
+        return None
+    body = text[header.end():]
+    indent = _BODY_INDENT.search(body)
+    methods: List[Tuple[str, str, int]] = []
+    if indent is not None:
+        offset = text[: header.end()].count("\n") + first
+        decorators: List[str] = []
+        pattern = re.compile(rf"^{re.escape(indent.group(1))}(?:(@)\s*([\w.]+)|(async[ \t]+)?def[ \t]+(\w+))", re.M)
+        at = 0
+        for match in pattern.finditer(body):
+            if match.group(1):
+                decorators.append(match.group(2))
+                continue
+            lineno = offset + body.count("\n", at, match.start())
+            offset, at = lineno, match.start()
+            methods.append((match.group(4), _method_kind(bool(match.group(3)), decorators), lineno))
+            decorators = []
+    return parsed.body[0].bases, methods
+
+
+#: A ``class`` line: its bases (group 1), up to the ``:`` that ends the header.
+_CLASS_HEADER = re.compile(r"^class[ \t]+\w+[ \t]*(\((?:[^()]|\([^()]*\))*\))?[ \t]*:", re.M)
+#: The indentation of a class body's first statement (not a blank or comment line).
+_BODY_INDENT = re.compile(r"\n([ \t]+)[^\s#]")
 
 
 def _union(values: Iterable[Resolved]) -> Resolved:
