@@ -52,8 +52,8 @@ from xdevlint.model import Closure, Dependencies, Stamp
 #: ``project-index = true`` (``--project-index``) turns the index on; the environment's
 #: ``XDEVLINT_PROJECT_INDEX=1`` or ``=0`` overrides every configuration (benchmarks, tests).
 #: Off by default: it misses its cost target (+15% on a cold full run) on large projects.
-#: ``bench/project_index.py --repeat 5`` measured +41% to +46% CPU on the ecosystem
-#: corpus (8.8 s -> 12.8 s in the last run) and +5% to +14% on the stdlib, on
+#: ``bench/project_index.py --repeat 3`` measured +75% CPU on the ecosystem corpus
+#: (9.5 s -> 16.5 s; +41% to +46% before class summaries) and +14% on the stdlib, on
 #: 2026-12-03. With it off, no gate or analysis looks past the file.
 SWITCH = "XDEVLINT_PROJECT_INDEX"
 
