@@ -71,7 +71,7 @@ def _makes_temp(scan: Scan) -> bool:
 def _may_leak(scan: Scan, locations: Locations) -> bool:
     """``TempNotCleanedOnError.may_apply`` (XDV201), or a temp factory's alias imported
     from the project."""
-    if scan.contains_any(TEMP_FACTORY_WORDS) and scan.may_leak_temp():
+    if _makes_temp(scan):
         return True
     return bool(scan.supplied(locations).callees & _FACTORIES)
 
