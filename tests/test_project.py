@@ -776,3 +776,28 @@ def test_a_class_shape_from_its_text_is_the_one_its_parse_gives(tmp_path: Path) 
     # The last ``def`` of a name is the method: a ``def`` in the docstring above hides nothing.
     found = ExportedClass("m.C", "m.py", 4, tuple(methods)).defining("fake")
     assert found is not None and found[2] == 34
+
+
+def test_a_method_parsed_from_its_own_lines_is_the_one_the_class_parse_gives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_method_node`` parses a method's own lines (not dedented: a docstring keeps its
+    text), its decorators and comments among them; a line of a string at column 0 cuts
+    it short, and then the class is parsed."""
+    text = (
+        "import os\n\nclass C:\n    X = 1\n\n    @staticmethod\n    # a comment\n    def put(src, dst):\n"
+        '        """Put.\n\n        Moves it."""\n        os.replace(src, dst)\n\n'
+        '    def usage(self):\n        return """\nat column 0\n"""\n\n    def last(self):\n        pass\n'
+    )
+    path = tmp_path / "m.py"
+    path.write_text(text)
+    summary = project._summarise(str(path), "m", False)
+    assert summary is not None and 3 in summary.unparsed
+    node = summary.cls("C")
+    assert node is not None
+    parses: List[str] = []
+    whole = project.Summary.cls
+    monkeypatch.setattr(project.Summary, "cls", lambda self, name: parses.append(name) or whole(self, name))
+    for method in (s for s in node.body if isinstance(s, ast.FunctionDef)):
+        parses.clear()
+        found = project._method_node(summary, "C", 3, method.name, method.lineno)
+        assert found is not None and ast.dump(found) == ast.dump(method)
+        assert parses == (["C"] if method.name == "usage" else [])
