@@ -238,8 +238,8 @@ class _Text:
     a library (``_LIBRARY_LOCATED``); ``starred``: a library star
     import's). The marks of a scanned function (``callee_names`` starts from them): those
     aliases, a read of one (``alias_read``: ``swap = os.replace``), and the top-level
-    functions (their text, ``defs``, is kept apart with the classes') that name one
-    (``helpers``: they may rename, or return a temp). Whether the text is *marked* for locations (``marked``:
+    functions (their text, ``defs``, is kept apart, with each class's ``class`` line) that
+    name one (``helpers``: they may rename, or return a temp). Whether the text is *marked* for locations (``marked``:
     it spells one, by configuration), so that ``may_supply`` can rule out a whole import
     closure none of whose modules is marked without a look at any name.
 
@@ -970,8 +970,9 @@ def _taint(text: _Text, names_of: Callable[[str], FrozenSet[str]]) -> FrozenSet[
 
 
 def _is_class(body: str) -> bool:
-    """Whether a text of ``defs`` is a class's: a call of it makes an object, no helper's
-    call. (What its methods do is the analysis's to find, in a file the scan keeps.)"""
+    """Whether a text of ``defs`` is a class's ``class`` line: a call of it makes an
+    object, no helper's call. (What its methods do is the analysis's to find, in a file
+    the scan keeps.)"""
     return body.startswith("class")
 
 
@@ -1061,8 +1062,8 @@ def _bytes_of(path: str) -> Optional[bytes]:
 def _split(data: bytes) -> Tuple[str, Dict[str, str]]:
     """The text of a module (its bytes: ``data``) that can bind its module-level names: all
     of it but the bodies of its top-level functions and classes (and their decorators); and the text of
-    each top-level function and class, by name (what it may do for callers, ``exports``:
-    a class through its methods). A body runs
+    each top-level function, by name (what it may do for callers, ``exports``), and the
+    ``class`` line of each top-level class (a name the module binds). A body runs
     from a line starting (at column 0) with ``def``, ``async def``, ``class`` or ``@`` to
     the next line that starts at column 0 with anything but a closing bracket or a
     comment; a line of a multi-line string at column 0 ends one early, which keeps more
@@ -1080,8 +1081,11 @@ def _split(data: bytes) -> Tuple[str, Dict[str, str]]:
         while line < len(source):
             after = _TOP_LINE.search(source, line)
             end = after.start() + 1 if after is not None else len(source)
-            if source.startswith(("def", "async", "class"), line):
+            if source.startswith(("def", "async"), line):
                 _add_def(defs, source[line : _past_strings(source, line, end)])
+            elif source.startswith("class", line):  # its name and header line only: ``names_of``
+                newline = source.find("\n", line, end)
+                _add_def(defs, source[line : newline if newline != -1 else end])
             line = end
             if after is None or after.group(1) is None:
                 break
