@@ -780,12 +780,15 @@ def test_a_class_shape_from_its_text_is_the_one_its_parse_gives(tmp_path: Path) 
 
 def test_a_method_parsed_from_its_own_lines_is_the_one_the_class_parse_gives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``_method_node`` parses a method's own lines (not dedented: a docstring keeps its
-    text), its decorators and comments among them; a line of a string at column 0 cuts
-    it short, and then the class is parsed."""
+    text), its decorators and comments among them, and black's ``):`` that closes a
+    signature spread over lines; a line of a string at column 0 cuts it short, and then
+    the class is parsed."""
     text = (
         "import os\n\nclass C:\n    X = 1\n\n    @staticmethod\n    # a comment\n    def put(src, dst):\n"
         '        """Put.\n\n        Moves it."""\n        os.replace(src, dst)\n\n'
-        '    def usage(self):\n        return """\nat column 0\n"""\n\n    def last(self):\n        pass\n'
+        '    def usage(self):\n        return """\nat column 0\n"""\n\n'
+        "    def spread(\n        self,\n        src,\n    ) -> None:\n        os.replace(src, '/cache')\n\n"
+        "    def last(self):\n        pass\n"
     )
     path = tmp_path / "m.py"
     path.write_text(text)

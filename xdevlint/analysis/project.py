@@ -1017,7 +1017,8 @@ def _method_node(summary: Summary, cls: str, cls_line: int, name: str, line: int
     deeper), which must parse to that ``def``; else from a parse of the whole class (a
     large class's parse costs many times what one method's does). On the ecosystem
     corpus the two give the same node for every method but 7, whose decorator spans
-    lines and is left out: ``summarise`` reads no decorator."""
+    lines and is left out: ``summarise`` reads no decorator; 206 of its 65,957 methods
+    need the class parsed."""
     kept = summary.unparsed.get(cls_line)
     if kept is not None:
         first, data = kept
@@ -1029,7 +1030,7 @@ def _method_node(summary: Summary, cls: str, cls_line: int, name: str, line: int
             while start > 0 and lines[start - 1].startswith((indent + b"@", indent + b"#")):  # its decorators, comments among them
                 start -= 1
             end = at + 1
-            while end < len(lines) and (not lines[end].strip() or lines[end].lstrip().startswith(b"#") or _deeper(lines[end], indent)):
+            while end < len(lines) and (not lines[end].strip() or lines[end].lstrip().startswith(b"#") or _deeper(lines[end], indent) or _closing(lines[end], indent)):
                 end += 1
             # Under an ``if`` on the line above, not dedented: its strings keep their text.
             parsed = _parse(b"\n" * (first + start - 2) + b"if 1:\n" + b"\n".join(lines[start:end])) if first + start >= 2 else None
@@ -1046,6 +1047,12 @@ def _method_node(summary: Summary, cls: str, cls_line: int, name: str, line: int
 def _deeper(text: bytes, indent: bytes) -> bool:
     """Whether a line is indented deeper than ``indent``: part of the block it opens."""
     return text.startswith(indent) and text[len(indent) : len(indent) + 1] in (b" ", b"\t")
+
+
+def _closing(text: bytes, indent: bytes) -> bool:
+    """Whether a line at ``indent`` closes a bracket the ``def`` opened: black's ``):`` of
+    a signature spread over lines."""
+    return text.startswith(indent) and text[len(indent) : len(indent) + 1] in (b")", b"]", b"}")
 
 
 #: A ``class`` line: its bases (group 1), up to the ``:`` that ends the header.
