@@ -19,11 +19,13 @@ from typing import Dict, List, Set, Tuple
 
 import pytest
 
+from xdevlint import registry
 from xdevlint.analysis import project, project_files, project_text
 from xdevlint.analysis.exports import ExportedClass
 from xdevlint.analysis.locations import DEFAULT
 from xdevlint.config import Config
 from xdevlint.engine import lint_source
+from xdevlint.stages.scan import Scan
 from tests.fixture_cases import FIXTURES, expected_findings
 from tests.process import run
 
@@ -726,26 +728,87 @@ def test_a_class_summary_reads_no_method_until_one_is_asked_for(tmp_path: Path, 
     assert summarised == ["m7"]
 
 
-def test_the_analysis_follows_methods_the_scan_does_not_keep_files_for(tmp_path: Path) -> None:
-    """A class method that returns a temp, in a function that makes none itself, and a
-    method inherited from another module's class (``self.put`` in ``class Writer(Store)``):
-    the analysis follows both; the scan does not yet keep a file for them (its gates
-    summarise no class: each method would cost a summary), so the check sees them only
-    without the scan."""
+def test_the_scan_keeps_a_file_that_makes_a_temp_and_uses_a_class_that_may_rename(tmp_path: Path) -> None:
+    """A class method that returns a temp (``Store.staged()``) and a method inherited from
+    another module's class (``self.put`` in ``class Writer(Store)``): the analysis follows
+    both. The scan summarises no class, but keeps a file for the move rules when it makes a
+    temp and uses a class whose text, or a base's, may rename (``may_be_mover``). A file
+    that makes no temp itself (the temp comes from ``Store.staged()``) it does not keep yet:
+    the check sees that one only without the scan."""
     shutil.copytree(SHARDS, tmp_path / "shards")
     path = tmp_path / "shards" / "shards" / "writer.py"
-    path.write_text(
-        "import os\nimport tempfile\n\nfrom shards.paths import CACHE_ROOT\nfrom shards.store import Store\n\n\n"
-        "def staged(name):\n    store = Store(CACHE_ROOT)\n    scratch = Store.staged()\n    store.put_in_cache(scratch, name)\n\n\n"
-        "class Writer(Store):\n    def publish(self, name):\n        tmp = tempfile.mkdtemp()\n"
-        "        self.put(tmp, os.path.join(CACHE_ROOT, name))\n"
-    )
+    head = "import os\nimport tempfile\n\nfrom shards.paths import CACHE_ROOT\nfrom shards.store import Store\n\n\n"
+    staged = "def staged(name):\n    store = Store(CACHE_ROOT)\n    scratch = Store.staged()\n    store.put_in_cache(scratch, name)\n"
+    writer = "class Writer(Store):\n    def publish(self, name):\n        tmp = tempfile.mkdtemp()\n        self.put(tmp, os.path.join(CACHE_ROOT, name))\n"
     config = Config(root=tmp_path / "shards")
-    found = lint_source(path.read_bytes(), str(path), config, prescan=False).findings
-    assert sorted((f.span.line, f.code) for f in found) == [(10, "XDV201"), (11, "XDV101"), (16, "XDV201"), (17, "XDV101")]
-    messages = {f.span.line: f.message for f in found}
+
+    def findings(prescan: bool) -> List[Tuple[int, str]]:
+        project.forget()
+        project_text.forget()
+        return sorted((f.span.line, f.code) for f in lint_source(path.read_bytes(), str(path), config, prescan=prescan).findings)
+
+    path.write_text(f"{head}{staged}\n\n{writer}")
+    expected = [(10, "XDV201"), (11, "XDV101"), (16, "XDV201"), (17, "XDV101")]
+    assert findings(prescan=False) == findings(prescan=True) == expected
+    messages = {f.span.line: f.message for f in lint_source(path.read_bytes(), str(path), config).findings}
     assert messages[11].startswith("`Store.put_in_cache()` calls `os.rename` (at `shards/store.py:18`)")
     assert messages[17].startswith("`Store.put()` calls `os.replace` (at `shards/store.py:15`)")
+    path.write_text(f"{head}{staged}")
+    assert findings(prescan=False) == [(10, "XDV201"), (11, "XDV101")]
+    assert findings(prescan=True) == []
+
+
+def test_a_class_may_move_when_its_text_or_a_base_s_may_rename(tmp_path: Path) -> None:
+    """``may_be_mover``, from texts: a class that renames, through a re-export, a star
+    import, a base read off a module in a header over lines (``Generic[K, V]`` and a
+    keyword among the bases), a base of the same module; not a class that only replaces
+    in strings, nor a cycle of bases."""
+    proj = _project_of(tmp_path, {
+        "pkg/__init__.py": "from .base import Store\n",
+        "pkg/base.py": (
+            "import os\n\nclass Store:\n    def put(self, src, dst):\n        os.replace(src, dst)\n\n"
+            "class Text:\n    def clean(self, s):\n        return s.replace('a', 'b')\n\n"
+            "class Near(Store):\n    pass\n"
+        ),
+        "pkg/sub.py": (
+            "from abc import ABCMeta\nfrom typing import Generic\n\nfrom pkg import base\n\n"
+            "class Local(\n    Generic[K, V],\n    base.Store,\n    metaclass=ABCMeta,\n):\n    pass\n\n"
+            "class Other(base.Text):\n    pass\n"
+        ),
+        "pkg/star.py": "from pkg.base import *\n",
+        "pkg/a.py": "from pkg.b import B\n\nclass A(B):\n    pass\n",
+        "pkg/b.py": "from pkg.a import A\n\nclass B(A):\n    pass\n",
+    })
+    movers = {
+        (module, name) for module, name in [
+            ("pkg.base", "Store"), ("pkg.base", "Text"), ("pkg.base", "Near"), ("pkg", "Store"), ("pkg.sub", "Local"),
+            ("pkg.sub", "Other"), ("pkg.star", "Store"), ("pkg.star", "Text"), ("pkg.a", "A"), ("pkg.b", "B"), ("pkg.base", "os"),
+        ]
+        if project_text.may_be_mover(proj, module, name)
+    }
+    assert movers == {("pkg.base", "Store"), ("pkg.base", "Near"), ("pkg", "Store"), ("pkg.sub", "Local"), ("pkg.star", "Store")}
+
+
+@pytest.mark.parametrize("cls, kept", [("Store", True), ("Text", False)])
+def test_a_file_that_makes_a_temp_is_kept_for_the_move_rules_only_with_a_class_that_may_rename(
+    tmp_path: Path, cls: str, kept: bool
+) -> None:
+    """The move rules' gate: a file with no move of its own that makes a temp and hands it
+    to an object of a project class is kept when the class may rename, not otherwise."""
+    _project_of(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/base.py": (
+            "import os\n\nclass Store:\n    def put(self, src, dst):\n        os.replace(src, dst)\n\n"
+            "class Text:\n    def put(self, src, dst):\n        return src.replace('a', dst)\n"
+        ),
+        "pkg/user.py": (
+            f"import tempfile\n\nfrom pkg.base import {cls}\n\n"
+            f"def save(name):\n    tmp = tempfile.mkdtemp()\n    {cls}().put(tmp, '/home/me/.cache/' + name)\n"
+        ),
+    })
+    path = tmp_path / "pkg" / "user.py"
+    scan = Scan(path.read_text(), path=str(path))
+    assert registry._may_move(scan, DEFAULT) is kept
 
 
 def test_a_class_shape_from_its_text_is_the_one_its_parse_gives(tmp_path: Path) -> None:

@@ -54,7 +54,7 @@ def _may_move(scan: Scan, locations: Locations) -> bool:
     supplied = scan.supplied(locations)  # each of its parts is worked out when asked, so cheapest first
     if not supplied.possible:
         return False  # the file alone has said no
-    if not scan.has_move_call() and not supplied.callees & _MOVES and not _makes_temp(scan):
+    if not scan.has_move_call() and not supplied.callees & _MOVES and not (_makes_temp(scan) and supplied.movers):
         return False  # (a file that makes a temp may move it with a method of a project class: ``store.put(tmp, dst)``)
     if scan.contains_any(locations.scan_tokens()) and scan.has_location_source(locations):
         return True
@@ -63,8 +63,9 @@ def _may_move(scan: Scan, locations: Locations) -> bool:
 
 def _makes_temp(scan: Scan) -> bool:
     """Whether the file may make a temp itself (``TempNotCleanedOnError.may_apply``'s own
-    look): the analysis it gets for that follows the methods of the project's classes,
-    which the scan does not summarise (a class's methods cost a summary each)."""
+    look). With a class of its project that may rename (``Supplied.movers``, from texts:
+    the scan summarises no class), a file that makes a temp is kept for the move rules,
+    whose analysis follows the class's methods."""
     return scan.contains_any(TEMP_FACTORY_WORDS) and scan.may_leak_temp()
 
 

@@ -51,23 +51,39 @@ _CALLEE_LAST_NAMES = frozenset(q.rsplit(".", 1)[1] for q in SCANNED_CALLEES)
 #: variable's ``replace`` is a call of one argument or a string's). Broader spellings only
 #: cost time; ``str.replace(old, new)`` is what this keeps out.
 _HELPER_WORDS = "renames?|hardlink_to|mkstemp|mkdtemp|mktemp|NamedTemporaryFile"
-_HELPER_CALL = re.compile(
-    rf"\b(?:{_HELPER_WORDS})\s*\("
-    rf"|\.\s*(?:{_HELPER_WORDS})\b"
-    rf"|\bimport\b[^\n;]*\b(?:{_HELPER_WORDS})\b"
-    r"|os\w*\s*\.\s*(?:replace|link)\b"
-    r"|\.\s*replace\s*\((?!\s*(?!target\b)\w+\s*=(?!=))(?:[^,()]|\([^()]*\))*\)"
-    r"|Path\s*\.\s*replace\b"
-)
+
+
+def _call_of(words: str) -> Pattern[str]:
+    """The spellings above, of a call of one of ``words`` or of a rename by another name."""
+    return re.compile(
+        rf"\b(?:{words})\s*\("
+        rf"|\.\s*(?:{words})\b"
+        rf"|\bimport\b[^\n;]*\b(?:{words})\b"
+        r"|os\w*\s*\.\s*(?:replace|link)\b"
+        r"|\.\s*replace\s*\((?!\s*(?!target\b)\w+\s*=(?!=))(?:[^,()]|\([^()]*\))*\)"
+        r"|Path\s*\.\s*replace\b"
+    )
+
+
+_HELPER_CALL = _call_of(_HELPER_WORDS)
+#: The same, of a rename only: what a class's text spells when a method of it may move a
+#: path its caller passes (``may_be_mover``).
+_RENAME_CALL = _call_of("renames?|hardlink_to")
 #: Words one of which a helper's text holds (``_HELPER_CALL`` looks closer): a substring
 #: test is many times quicker than the regex, and most functions hold none.
-_HELPER_HINTS = ("rename", "replace", "link", "mkstemp", "mkdtemp", "mktemp", "NamedTemporaryFile")
+_RENAME_HINTS = ("rename", "replace", "link")
+_HELPER_HINTS = (*_RENAME_HINTS, "mkstemp", "mkdtemp", "mktemp", "NamedTemporaryFile")
 
 
 def _may_help(body: str) -> bool:
     """Whether a top-level function's text may rename or make a temp (``_HELPER_CALL``),
     its strings blanked: ``s.replace("(", "")`` is no call of one argument."""
     return any(hint in body for hint in _HELPER_HINTS) and _HELPER_CALL.search(_STRING.sub("''", body)) is not None
+
+
+def _may_rename(body: str) -> bool:
+    """Whether a class's text may rename (``_RENAME_CALL``), as ``_may_help`` looks."""
+    return any(hint in body for hint in _RENAME_HINTS) and _RENAME_CALL.search(_STRING.sub("''", body)) is not None
 
 
 def _may_help_any(defs: Dict[str, str]) -> bool:
@@ -1205,7 +1221,101 @@ def _location_tokens(locations: Locations) -> Tuple[Tuple[str, ...], Tuple[str, 
     return tokens
 
 
+# -- which imported names may be classes that rename: asked of a file that makes a temp --
+
+def may_be_mover(project: Project, module: str, name: str) -> bool:
+    """Whether name ``name`` of project module ``module`` may be a class one of whose
+    methods renames, as far as texts tell: its class's text may rename (``_may_rename``),
+    or a base's does; through re-exports (``from .store import Store``) and star imports.
+
+    A file that makes a temp may hand it to such a method (``store.put(tmp, dst)``). The
+    scan's gates summarise no class (each method costs a summary, and most files that make
+    a temp and use a project class hand it to none), so this look at texts is what keeps
+    such a file for the move rules; the analysis then follows the method."""
+    return _mover(project, module, name, set())
+
+
+def _mover(project: Project, module: str, name: str, seen: Set[Tuple[str, str]]) -> bool:
+    if (module, name) in seen or len(seen) > _MOVER_DEPTH:
+        return False
+    seen.add((module, name))
+    read = _text(project, module)
+    if read is None:
+        return False
+    text = read[2]
+    body = text.defs.get(name)
+    if body is not None and _is_class(body):
+        renames, bases = _class_text(text, name)
+        return renames or any(_mover(project, m, n, seen) for m, n in _bases_bound(text, bases))
+    if any(_mover(project, m, n, seen) for m, n in text.named.get(name, ())):
+        return True
+    return any(_mover(project, star, name, seen) for star in text.stars)
+
+
+#: Longer chains of re-exports and bases are not followed (a guard, not a limit real code meets).
+_MOVER_DEPTH = 50
+
+
+def _class_text(text: _Text, name: str) -> Tuple[bool, Tuple[str, ...]]:
+    """Whether the last top-level class ``name`` of module ``text`` may rename, and the
+    bases its header lists as written (``pkg.Base``); from the module's bytes, read again:
+    ``_split`` keeps only each class's ``class`` line, and few classes are asked about."""
+    key = (text.path, text.stamp, name)
+    known = _CLASSES.get(key)
+    if known is None:
+        data = _bytes_of(text.path)
+        source = "\n" + data.decode("latin-1") if data is not None else ""
+        start = -1
+        for found in re.finditer(rf"\nclass[ \t]+{re.escape(name)}\b", source):
+            start = found.start() + 1
+        if start == -1:
+            known = (False, ())
+        else:
+            after = _TOP_LINE.search(source, start)
+            region = source[start : _past_strings(source, start, after.start() + 1 if after is not None else len(source))]
+            header = _CLASS_BASES.match(region)
+            known = (_may_rename(region), _bases_written(header.group(1)) if header is not None else ())
+        _CLASSES[key] = known
+    return known
+
+
+#: ``_class_text``'s answers, by (path, stamp, class name).
+_CLASSES: Dict[Tuple[str, Stamp, str], Tuple[bool, Tuple[str, ...]]] = {}
+#: A ``class`` line's bases, keywords and all (group 1), brackets nested once.
+_CLASS_BASES = re.compile(r"class[ \t]+\w+[ \t]*\(((?:[^()]|\([^()]*\))*)\)")
+_BRACKETED = re.compile(r"\[[^\[\]]*\]|\([^()]*\)")
+_DOTTED = re.compile(r"[A-Za-z_][\w.]*")
+
+
+def _bases_written(written: str) -> Tuple[str, ...]:
+    """The dotted names a class header's bases are (``Generic[T]``: ``Generic``), keywords
+    (``metaclass=ABCMeta``) and other expressions left out."""
+    while True:
+        shorter = _BRACKETED.sub("", written)
+        if shorter == written:
+            break
+        written = shorter
+    return tuple(part.strip() for part in written.split(",") if _DOTTED.fullmatch(part.strip()))
+
+
+def _bases_bound(text: _Text, bases: Tuple[str, ...]) -> Iterator[Tuple[str, str]]:
+    """(project module, name) of each base ``text``'s module binds: a class of its own, a
+    name it imports, or an attribute of a module it imports (``store.Store``)."""
+    for base in bases:
+        local, _, rest = base.partition(".")
+        if not rest:
+            if local in text.defs:
+                yield text.module, local
+            yield from text.named.get(local, ())
+            continue
+        for module in text.modules.get(local, ()):
+            parts = rest.split(".")
+            below = path_below(module, local)
+            if len(parts) == len(below) + 1 and parts[:-1] == below:
+                yield module, parts[-1]
+
+
 def forget() -> None:
     """Drop every text fact and answer this process remembers (for tests: a cold run)."""
-    for memo in (_TEXTS, _MAY, _NAMES, _SUPPLY, _CALLEE_NAMES, _ABSOLUTE):
+    for memo in (_TEXTS, _MAY, _NAMES, _SUPPLY, _CALLEE_NAMES, _ABSOLUTE, _CLASSES):
         memo.clear()

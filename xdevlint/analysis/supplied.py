@@ -22,6 +22,7 @@ from xdevlint.analysis.project_text import (
     attributes_read,
     callee_names,
     imports_of,
+    may_be_mover,
     may_bind,
     may_supply,
     names_of,
@@ -54,6 +55,8 @@ class Supplied:
         self._spellings: Dict[str, Set[str]] = {}  # each of ``spellings``: the callees it brings
         #: The project as the callees' question sees it (``Project.scanned_only``).
         self._scanning: Optional[Project] = None
+        self._movers: Optional[bool] = None
+        self._escaping: Dict[str, bool] = {}  # ``_escapes``' answers
 
     @property
     def dependencies(self) -> Dependencies:
@@ -81,6 +84,24 @@ class Supplied:
     @property
     def locations(self) -> FrozenSet[str]:
         return self._gather(False)
+
+    @property
+    def movers(self) -> bool:
+        """Whether the file uses a name it imports from its project that may be a class
+        with a method that renames (``may_be_mover``): a file that makes a temp may hand
+        it to one (``store.put(tmp, dst)``)."""
+        if self._movers is None:
+            view = self._view
+            self._movers = view is not None and any(
+                self._uses(local) and may_be_mover(view.project, module, name)
+                if name is not None
+                else any(
+                    may_be_mover(view.project, module, attribute)
+                    for attribute in sorted(self._used_of(view.project, module, local, names_of(view.project, module)))
+                )
+                for module, name, local in self._imports
+            )
+        return self._movers
 
     @property
     def spellings(self) -> FrozenSet[str]:
@@ -142,21 +163,27 @@ class Supplied:
                 if resolved is not None:
                     yield local, resolved
             return
-        chain: Optional[str] = None  # how the text reads an attribute off the module: ``local.Y``
-        if local == "*":  # any public name of it the text spells
-            used = {u for u in self._spelt() & (tainted if callees else names_of(project, module)) if not u.startswith("_")}
-        elif self._escapes(local):  # a module used as a value: any attribute the text reads
-            if self._reads is None:
-                self._reads = set(READ.findall(self._text))
-            used = self._reads & names_of(project, module)
-        else:
-            used = attributes_read(self._text, module, local)  # only read as ``local.Y``
-            chain = ".".join([local, *path_below(module, local)])
+        used = self._used_of(project, module, local, tainted if callees else names_of(project, module))
+        # how the text reads an attribute off the module: ``local.Y``
+        chain = None if local == "*" or self._escapes(local) else ".".join([local, *path_below(module, local)])
         for attribute in sorted(used):
             if binds(attribute):
                 resolved = project.resolve(f"{module}.{attribute}")
                 if resolved is not None:
                     yield attribute if local == "*" else local if chain is None else f"{chain}.{attribute}", resolved
+
+    def _used_of(self, project: Project, module: str, local: str, starred: FrozenSet[str]) -> Set[str]:
+        """The names of ``module``, bound whole to ``local`` (``*``: star-imported), that
+        the text may use: of a star import, the public names of ``starred`` it spells; of a
+        module used as a value, any attribute the text reads that the module may bind;
+        else the attributes it reads off it (``local.Y``)."""
+        if local == "*":
+            return {u for u in self._spelt() & starred if not u.startswith("_")}
+        if self._escapes(local):
+            if self._reads is None:
+                self._reads = set(READ.findall(self._text))
+            return self._reads & names_of(project, module)
+        return attributes_read(self._text, module, local)
 
     def _without_imports(self) -> str:
         if self._bare is None:
@@ -179,8 +206,12 @@ class Supplied:
     def _escapes(self, local: str) -> bool:
         """Whether the file may use the module it binds to ``local`` other than by reading
         an attribute off it (``m = paths``, ``f(paths)``): then any of its names may be used."""
-        bare = self._without_imports()
-        return any(not word_at(bare, m.start() - 1) for m in re.finditer(rf"{re.escape(local)}\b(?!\s*\.)", bare))
+        escapes = self._escaping.get(local)
+        if escapes is None:
+            bare = self._without_imports()
+            escapes = any(not word_at(bare, m.start() - 1) for m in re.finditer(rf"{re.escape(local)}\b(?!\s*\.)", bare))
+            self._escaping[local] = escapes
+        return escapes
 
 
 NONE_SUPPLIED = Supplied()
