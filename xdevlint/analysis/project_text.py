@@ -1247,7 +1247,7 @@ def _mover(project: Project, module: str, name: str, seen: Set[Tuple[str, str]])
     if body is not None and _is_class(body):
         renames, bases = _class_text(text, name)
         return renames or any(_mover(project, m, n, seen) for m, n in _bases_bound(text, bases))
-    if any(_mover(project, m, n, seen) for m, n in text.named.get(name, ())):
+    if any(_mover(project, m, n, seen) for m, n in text.named.get(name, ()) if n is not None):
         return True
     return any(_mover(project, star, name, seen) for star in text.stars)
 
@@ -1306,7 +1306,7 @@ def _bases_bound(text: _Text, bases: Tuple[str, ...]) -> Iterator[Tuple[str, str
         if not rest:
             if local in text.defs:
                 yield text.module, local
-            yield from text.named.get(local, ())
+            yield from ((m, n) for m, n in text.named.get(local, ()) if n is not None)
             continue
         for module in text.modules.get(local, ()):
             parts = rest.split(".")

@@ -45,6 +45,7 @@ class Scan:
         self._parsed = tree is not None
         self._index: Optional[ModuleIndex] = None
         self._answers: Dict[str, bool] = {}
+        self._contains: Dict[Tuple[str, ...], bool] = {}
         self._named: Optional[List[Tuple[ast.AST, str]]] = None  # ``_spelt_nodes``
 
     @property
@@ -53,9 +54,14 @@ class Scan:
             self._lowered = self.text.lower()
         return self._lowered
 
-    def contains_any(self, tokens: Iterable[str]) -> bool:
-        lowered = self.lowered
-        return any(token in lowered for token in tokens)
+    def contains_any(self, tokens: Tuple[str, ...]) -> bool:
+        """Whether the lowered text holds one of ``tokens``: remembered, since each gate
+        asks (XDV101 and XDV102 share one, and with the project index it asks more)."""
+        answer = self._contains.get(tokens)
+        if answer is None:
+            lowered = self.lowered
+            answer = self._contains[tokens] = any(token in lowered for token in tokens)
+        return answer
 
     @property
     def tree(self) -> Optional[ast.AST]:
