@@ -811,6 +811,26 @@ def test_a_file_that_makes_a_temp_is_kept_for_the_move_rules_only_with_a_class_t
     assert registry._may_move(scan, DEFAULT) is kept
 
 
+@pytest.mark.parametrize("name, kept", [("swap", True), ("publish", False)])
+def test_xdv202_s_gate_keeps_a_guarded_alias_of_a_move_not_a_helper_that_moves(tmp_path: Path, name: str, kept: bool) -> None:
+    """XDV202 takes a call of a helper that renames for no move (in its own module too), so
+    its gate keeps a file for an imported alias of one (``swap = os.rename``) used in a
+    ``try``, not for such a helper; the whole analysis agrees."""
+    _project_of(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/compat.py": "import os\n\nswap = os.rename\n\ndef publish(src, dst):\n    os.replace(src, dst)\n",
+        "pkg/user.py": (
+            f"from pkg.compat import {name}\n\ndef save(src, dst):\n    try:\n        {name}(src, dst)\n"
+            "    except OSError:\n        pass\n"
+        ),
+    })
+    path = tmp_path / "pkg" / "user.py"
+    assert registry._may_swallow(Scan(path.read_text(), path=str(path)), DEFAULT) is kept
+    project.forget()
+    found = lint_source(path.read_bytes(), str(path), Config(root=tmp_path, select=("XDV202",)), prescan=False).findings
+    assert [(f.span.line, f.code) for f in found] == ([(6, "XDV202")] if kept else [])
+
+
 def test_a_class_shape_from_its_text_is_the_one_its_parse_gives(tmp_path: Path) -> None:
     """``_class_shape`` reads a class's methods off its text, not a parse of its body: the
     same names, kinds and lines as a parse gives (on the ecosystem corpus, 32,139 of 32,143

@@ -85,11 +85,12 @@ def _may_keep(scan: Scan, locations: Locations) -> bool:
 
 
 def _may_swallow(scan: Scan, locations: Locations) -> bool:
-    """``SwallowedMoveError.may_apply`` (XDV202), or a move-like function's alias or helper,
-    imported from the project, used where ``has_guarded_move_call`` looks for a move."""
+    """``SwallowedMoveError.may_apply`` (XDV202), or a move-like function's alias imported
+    from the project, used where ``has_guarded_move_call`` looks for a move. (Not a helper
+    that moves: the rule takes a call of one for no move, in a module of its own or not.)"""
     if scan.has_guarded_move_call():
         return True
-    return scan.may_guard() and scan.has_guarded_use(scan.supplied(locations).spellings_of(_MOVE_LIKE))
+    return scan.may_guard() and scan.has_guarded_use(scan.supplied(locations).spellings_of(_MOVE_LIKE, aliases=True))
 
 
 @dataclass(frozen=True)

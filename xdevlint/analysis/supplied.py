@@ -53,6 +53,7 @@ class Supplied:
         self._bare: Optional[str] = None  # the text without its import statements
         self._found: Dict[bool, FrozenSet[str]] = {}
         self._spellings: Dict[str, Set[str]] = {}  # each of ``spellings``: the callees it brings
+        self._aliases: Dict[str, Set[str]] = {}  # those of them that are aliases: the callees they stand for
         #: The project as the callees' question sees it (``Project.scanned_only``).
         self._scanning: Optional[Project] = None
         self._movers: Optional[bool] = None
@@ -113,10 +114,12 @@ class Supplied:
         own, when a kept part names them.)"""
         return self.spellings_of(SCANNED_CALLEES)
 
-    def spellings_of(self, callees: FrozenSet[str]) -> FrozenSet[str]:
-        """The ``spellings`` of what brings one of ``callees``."""
+    def spellings_of(self, callees: FrozenSet[str], aliases: bool = False) -> FrozenSet[str]:
+        """The ``spellings`` of what brings one of ``callees``; with ``aliases``, only of
+        what is an alias of one (``swap = os.replace``), not a helper that calls one."""
         self._gather(True)
-        return frozenset(spelt for spelt, hits in self._spellings.items() if not hits.isdisjoint(callees))
+        spellings = self._aliases if aliases else self._spellings
+        return frozenset(spelt for spelt, hits in spellings.items() if not hits.isdisjoint(callees))
 
     def _gather(self, callees: bool) -> FrozenSet[str]:
         known = self._found.get(callees)
@@ -132,6 +135,8 @@ class Supplied:
                         hit = (resolved.callees | (function.scanned if function else frozenset())) & SCANNED_CALLEES
                         if hit:
                             self._spellings.setdefault(spelt, set()).update(hit)
+                        if resolved.callees & SCANNED_CALLEES:
+                            self._aliases.setdefault(spelt, set()).update(resolved.callees & SCANNED_CALLEES)
                     else:
                         hit = resolved.locations | (function.locations if function else frozenset())
                     found |= hit

@@ -112,7 +112,7 @@ class Scan:
 
     def has_guarded_use(self, spellings: Collection[str]) -> bool:
         """Whether a body that ``has_guarded_move_call`` looks in may use one of
-        ``spellings`` (``Supplied.spellings``): a helper imported from the project that moves."""
+        ``spellings`` (``Supplied.spellings_of``): an alias of a move imported from the project."""
         if not spellings or not self.may_guard():
             return False
         if self.index is None:
