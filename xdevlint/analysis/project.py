@@ -52,9 +52,9 @@ from xdevlint.model import Closure, Dependencies, Stamp
 #: ``project-index = true`` (``--project-index``) turns the index on; the environment's
 #: ``XDEVLINT_PROJECT_INDEX=1`` or ``=0`` overrides every configuration (benchmarks, tests).
 #: Off by default: it misses its cost target (+15% on a cold full run) on large projects.
-#: ``bench/project_index.py --repeat 3`` measured +65% CPU on the ecosystem corpus
-#: (8.6 s -> 14.2 s) and +9% on the stdlib, on 2026-12-03 (``bench/PROFILE.md``). With
-#: it off, no gate or analysis looks past the file.
+#: Three runs of ``bench/project_index.py --repeat 3`` measured +55% to +65% CPU on the
+#: ecosystem corpus and +7% to +14% on the stdlib, on 2026-12-03 (``bench/PROFILE.md``).
+#: With it off, no gate or analysis looks past the file.
 SWITCH = "XDEVLINT_PROJECT_INDEX"
 
 
