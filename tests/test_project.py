@@ -732,7 +732,8 @@ def test_the_scan_keeps_a_file_that_makes_a_temp_and_uses_a_class_that_may_renam
     """A class method that returns a temp (``Store.staged()``) and a method inherited from
     another module's class (``self.put`` in ``class Writer(Store)``): the analysis follows
     both. The scan summarises no class, but keeps a file for the move rules when it makes a
-    temp and uses a class whose text, or a base's, may rename (``may_be_mover``). A file
+    temp and reads a method of a class whose text, or a base's, may rename it
+    (``renaming_methods``). A file
     that makes no temp itself (the temp comes from ``Store.staged()``) it does not keep yet:
     the check sees that one only without the scan."""
     shutil.copytree(SHARDS, tmp_path / "shards")
@@ -758,17 +759,21 @@ def test_the_scan_keeps_a_file_that_makes_a_temp_and_uses_a_class_that_may_renam
     assert findings(prescan=True) == []
 
 
-def test_a_class_may_move_when_its_text_or_a_base_s_may_rename(tmp_path: Path) -> None:
-    """``may_be_mover``, from texts: a class that renames, through a re-export, a star
-    import, a base read off a module in a header over lines (``Generic[K, V]`` and a
-    keyword among the bases), a base of the same module; not a class that only replaces
-    in strings, nor a cycle of bases."""
+def test_the_methods_of_a_class_that_may_rename_are_its_own_and_its_bases(tmp_path: Path) -> None:
+    """``renaming_methods``, from texts: of a class that renames (not of its methods that
+    do not, nor of one that only calls another: the analysis follows no such call),
+    through a re-export, a star import, a base read off a module in a header over lines
+    (``Generic[K, V]`` and a keyword among the bases), a base of the same module; none of
+    a class that only replaces in strings, of a cycle of bases, or of a module."""
     proj = _project_of(tmp_path, {
         "pkg/__init__.py": "from .base import Store\n",
         "pkg/base.py": (
             "import os\n\nclass Store:\n    def put(self, src, dst):\n        os.replace(src, dst)\n\n"
+            "    def describe(self, path):\n        return f'<{path}>'\n\n"
+            "    def put_twice(self, src, dst):\n        self.put(src, dst)\n\n"
+            "    @staticmethod\n    def swap(src, dst):\n        os.rename(src, dst)\n\n"
             "class Text:\n    def clean(self, s):\n        return s.replace('a', 'b')\n\n"
-            "class Near(Store):\n    pass\n"
+            "class Near(Store):\n    def link(self, src, dst):\n        os.link(src, dst)\n"
         ),
         "pkg/sub.py": (
             "from abc import ABCMeta\nfrom typing import Generic\n\nfrom pkg import base\n\n"
@@ -779,31 +784,34 @@ def test_a_class_may_move_when_its_text_or_a_base_s_may_rename(tmp_path: Path) -
         "pkg/a.py": "from pkg.b import B\n\nclass A(B):\n    pass\n",
         "pkg/b.py": "from pkg.a import A\n\nclass B(A):\n    pass\n",
     })
-    movers = {
-        (module, name) for module, name in [
-            ("pkg.base", "Store"), ("pkg.base", "Text"), ("pkg.base", "Near"), ("pkg", "Store"), ("pkg.sub", "Local"),
-            ("pkg.sub", "Other"), ("pkg.star", "Store"), ("pkg.star", "Text"), ("pkg.a", "A"), ("pkg.b", "B"), ("pkg.base", "os"),
-        ]
-        if project_text.may_be_mover(proj, module, name)
+    asked = [
+        ("pkg.base", "Store"), ("pkg.base", "Text"), ("pkg.base", "Near"), ("pkg", "Store"), ("pkg.sub", "Local"),
+        ("pkg.sub", "Other"), ("pkg.star", "Store"), ("pkg.star", "Text"), ("pkg.a", "A"), ("pkg.b", "B"), ("pkg.base", "os"),
+    ]
+    found = {(module, name): project_text.renaming_methods(proj, module, name) for module, name in asked}
+    store = {"put", "swap"}
+    assert {pair: methods for pair, methods in found.items() if methods} == {
+        ("pkg.base", "Store"): store, ("pkg.base", "Near"): store | {"link"}, ("pkg", "Store"): store,
+        ("pkg.sub", "Local"): store, ("pkg.star", "Store"): store,
     }
-    assert movers == {("pkg.base", "Store"), ("pkg.base", "Near"), ("pkg", "Store"), ("pkg.sub", "Local"), ("pkg.star", "Store")}
 
 
-@pytest.mark.parametrize("cls, kept", [("Store", True), ("Text", False)])
-def test_a_file_that_makes_a_temp_is_kept_for_the_move_rules_only_with_a_class_that_may_rename(
-    tmp_path: Path, cls: str, kept: bool
+@pytest.mark.parametrize("cls, method, kept", [("Store", "put", True), ("Text", "put", False), ("Store", "describe", False)])
+def test_a_file_that_makes_a_temp_is_kept_for_the_move_rules_only_with_a_method_that_may_rename(
+    tmp_path: Path, cls: str, method: str, kept: bool
 ) -> None:
     """The move rules' gate: a file with no move of its own that makes a temp and hands it
-    to an object of a project class is kept when the class may rename, not otherwise."""
+    to a method of a project class is kept when the method may rename, not otherwise."""
     _project_of(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/base.py": (
             "import os\n\nclass Store:\n    def put(self, src, dst):\n        os.replace(src, dst)\n\n"
+            "    def describe(self, src, dst):\n        return f'{src} -> {dst}'\n\n"
             "class Text:\n    def put(self, src, dst):\n        return src.replace('a', dst)\n"
         ),
         "pkg/user.py": (
             f"import tempfile\n\nfrom pkg.base import {cls}\n\n"
-            f"def save(name):\n    tmp = tempfile.mkdtemp()\n    {cls}().put(tmp, '/home/me/.cache/' + name)\n"
+            f"def save(name):\n    tmp = tempfile.mkdtemp()\n    {cls}().{method}(tmp, '/home/me/.cache/' + name)\n"
         ),
     })
     path = tmp_path / "pkg" / "user.py"

@@ -67,7 +67,7 @@ def _call_of(words: str) -> Pattern[str]:
 
 _HELPER_CALL = _call_of(_HELPER_WORDS)
 #: The same, of a rename only: what a class's text spells when a method of it may move a
-#: path its caller passes (``may_be_mover``).
+#: path its caller passes (``renaming_methods``).
 _RENAME_CALL = _call_of("renames?|hardlink_to")
 #: Words one of which a helper's text holds (``_HELPER_CALL`` looks closer): a substring
 #: test is many times quicker than the regex, and most functions hold none.
@@ -1223,43 +1223,48 @@ def _location_tokens(locations: Locations) -> Tuple[Tuple[str, ...], Tuple[str, 
 
 # -- which imported names may be classes that rename: asked of a file that makes a temp --
 
-def may_be_mover(project: Project, module: str, name: str) -> bool:
-    """Whether name ``name`` of project module ``module`` may be a class one of whose
-    methods renames, as far as texts tell: its class's text may rename (``_may_rename``),
-    or a base's does; through re-exports (``from .store import Store``) and star imports.
+def renaming_methods(project: Project, module: str, name: str) -> FrozenSet[str]:
+    """The methods that may rename, as far as texts tell, if name ``name`` of project
+    module ``module`` is a class: those whose text may (``_may_rename``), its own and its
+    bases'; through re-exports (``from .store import Store``) and star imports. None when
+    it is no such class.
 
-    A file that makes a temp may hand it to such a method (``store.put(tmp, dst)``). The
+    A file that makes a temp may hand it to one of them (``store.put(tmp, dst)``). The
     scan's gates summarise no class (each method costs a summary, and most files that make
     a temp and use a project class hand it to none), so this look at texts is what keeps
-    such a file for the move rules; the analysis then follows the method."""
-    return _mover(project, module, name, set())
+    such a file for the move rules, when it reads one of those methods; the analysis then
+    follows the method. (It follows no method's call of another of its class, so neither
+    does this.)"""
+    return _renaming(project, module, name, set())
 
 
-def _mover(project: Project, module: str, name: str, seen: Set[Tuple[str, str]]) -> bool:
+def _renaming(project: Project, module: str, name: str, seen: Set[Tuple[str, str]]) -> FrozenSet[str]:
     if (module, name) in seen or len(seen) > _MOVER_DEPTH:
-        return False
+        return _EMPTY
     seen.add((module, name))
     read = _text(project, module)
     if read is None:
-        return False
+        return _EMPTY
     text = read[2]
     body = text.defs.get(name)
     if body is not None and _is_class(body):
-        renames, bases = _class_text(text, name)
-        return renames or any(_mover(project, m, n, seen) for m, n in _bases_bound(text, bases))
-    if any(_mover(project, m, n, seen) for m, n in text.named.get(name, ()) if n is not None):
-        return True
-    return any(_mover(project, star, name, seen) for star in text.stars)
+        methods, bases = _class_text(text, name)
+        return methods.union(*(_renaming(project, m, n, seen) for m, n in _bases_bound(text, bases)))
+    found = [_renaming(project, m, n, seen) for m, n in text.named.get(name, ()) if n is not None]
+    found.extend(_renaming(project, star, name, seen) for star in text.stars)
+    return _EMPTY.union(*found)
 
 
 #: Longer chains of re-exports and bases are not followed (a guard, not a limit real code meets).
 _MOVER_DEPTH = 50
 
 
-def _class_text(text: _Text, name: str) -> Tuple[bool, Tuple[str, ...]]:
-    """Whether the last top-level class ``name`` of module ``text`` may rename, and the
-    bases its header lists as written (``pkg.Base``); from the module's bytes, read again:
-    ``_split`` keeps only each class's ``class`` line, and few classes are asked about."""
+def _class_text(text: _Text, name: str) -> Tuple[FrozenSet[str], Tuple[str, ...]]:
+    """The methods of the last top-level class ``name`` of module ``text`` that may
+    rename, and the bases its header lists as written (``pkg.Base``); from the module's
+    bytes, read again: ``_split`` keeps only each class's ``class`` line, and few classes
+    are asked about. A method's text runs from its ``def`` (at the least indentation of
+    any ``def`` in the class) to the next such ``def``."""
     key = (text.path, text.stamp, name)
     known = _CLASSES.get(key)
     if known is None:
@@ -1269,18 +1274,33 @@ def _class_text(text: _Text, name: str) -> Tuple[bool, Tuple[str, ...]]:
         for found in re.finditer(rf"\nclass[ \t]+{re.escape(name)}\b", source):
             start = found.start() + 1
         if start == -1:
-            known = (False, ())
+            known = (_EMPTY, ())
         else:
             after = _TOP_LINE.search(source, start)
             region = source[start : _past_strings(source, start, after.start() + 1 if after is not None else len(source))]
             header = _CLASS_BASES.match(region)
-            known = (_may_rename(region), _bases_written(header.group(1)) if header is not None else ())
+            known = (_methods_renaming(region), _bases_written(header.group(1)) if header is not None else ())
         _CLASSES[key] = known
     return known
 
 
+def _methods_renaming(region: str) -> FrozenSet[str]:
+    """The names of the methods in a class's text ``region`` whose text may rename."""
+    if not any(hint in region for hint in _RENAME_HINTS):
+        return _EMPTY
+    defs = list(_METHOD_DEF.finditer(region))
+    if not defs:
+        return _EMPTY
+    indent = min(len(match.group(1)) for match in defs)
+    starts = [match for match in defs if len(match.group(1)) == indent]
+    ends = [match.start() for match in starts[1:]] + [len(region)]
+    return _frozen(match.group(2) for match, end in zip(starts, ends) if _may_rename(region[match.start() : end]))
+
+
 #: ``_class_text``'s answers, by (path, stamp, class name).
-_CLASSES: Dict[Tuple[str, Stamp, str], Tuple[bool, Tuple[str, ...]]] = {}
+_CLASSES: Dict[Tuple[str, Stamp, str], Tuple[FrozenSet[str], Tuple[str, ...]]] = {}
+#: A method's ``def``: its indentation (group 1) and name (group 2).
+_METHOD_DEF = re.compile(r"\n([ \t]+)(?:async[ \t]+)?def[ \t]+(\w+)")
 #: A ``class`` line's bases, keywords and all (group 1), brackets nested once.
 _CLASS_BASES = re.compile(r"class[ \t]+\w+[ \t]*\(((?:[^()]|\([^()]*\))*)\)")
 _BRACKETED = re.compile(r"\[[^\[\]]*\]|\([^()]*\)")

@@ -22,11 +22,11 @@ from xdevlint.analysis.project_text import (
     attributes_read,
     callee_names,
     imports_of,
-    may_be_mover,
     may_bind,
     may_supply,
     names_of,
     path_below,
+    renaming_methods,
     spells,
     without_imports,
     word_at,
@@ -88,20 +88,21 @@ class Supplied:
 
     @property
     def movers(self) -> bool:
-        """Whether the file uses a name it imports from its project that may be a class
-        with a method that renames (``may_be_mover``): a file that makes a temp may hand
-        it to one (``store.put(tmp, dst)``)."""
+        """Whether the file reads a method that may rename (``.put``) of a class it imports
+        from its project (``renaming_methods``): a file that makes a temp may hand it to
+        one (``store.put(tmp, dst)``)."""
         if self._movers is None:
-            view = self._view
-            self._movers = view is not None and any(
-                self._uses(local) and may_be_mover(view.project, module, name)
-                if name is not None
-                else any(
-                    may_be_mover(view.project, module, attribute)
-                    for attribute in sorted(self._used_of(view.project, module, local, names_of(view.project, module)))
-                )
-                for module, name, local in self._imports
-            )
+            methods: Set[str] = set()
+            if self._view is not None:
+                project = self._view.project
+                for module, name, local in self._imports:
+                    if name is not None:
+                        if self._uses(local):
+                            methods |= renaming_methods(project, module, name)
+                        continue
+                    for attribute in sorted(self._used_of(project, module, local, names_of(project, module))):
+                        methods |= renaming_methods(project, module, attribute)
+            self._movers = bool(methods) and not methods.isdisjoint(self._attributes())
         return self._movers
 
     @property
@@ -185,10 +186,14 @@ class Supplied:
         if local == "*":
             return {u for u in self._spelt() & starred if not u.startswith("_")}
         if self._escapes(local):
-            if self._reads is None:
-                self._reads = set(READ.findall(self._text))
-            return self._reads & names_of(project, module)
+            return self._attributes() & names_of(project, module)
         return attributes_read(self._text, module, local)
+
+    def _attributes(self) -> Set[str]:
+        """The attributes the text reads (``.Y``)."""
+        if self._reads is None:
+            self._reads = set(READ.findall(self._text))
+        return self._reads
 
     def _without_imports(self) -> str:
         if self._bare is None:
