@@ -1226,8 +1226,8 @@ def _location_tokens(locations: Locations) -> Tuple[Tuple[str, ...], Tuple[str, 
 def renaming_methods(project: Project, module: str, name: str) -> FrozenSet[str]:
     """The methods that may rename, as far as texts tell, if name ``name`` of project
     module ``module`` is a class: those whose text may (``_may_rename``), its own and its
-    bases'; through re-exports (``from .store import Store``) and star imports. None when
-    it is no such class.
+    bases'; through re-exports (``from .store import Store``) and star imports. None (an
+    empty set) when it is no such class.
 
     A file that makes a temp may hand it to one of them (``store.put(tmp, dst)``). The
     scan's gates summarise no class (each method costs a summary, and most files that make
@@ -1239,7 +1239,7 @@ def renaming_methods(project: Project, module: str, name: str) -> FrozenSet[str]
 
 
 def _renaming(project: Project, module: str, name: str, seen: Set[Tuple[str, str]]) -> FrozenSet[str]:
-    if (module, name) in seen or len(seen) > _MOVER_DEPTH:
+    if (module, name) in seen or len(seen) > _RENAMING_DEPTH:
         return _EMPTY
     seen.add((module, name))
     read = _text(project, module)
@@ -1256,7 +1256,7 @@ def _renaming(project: Project, module: str, name: str, seen: Set[Tuple[str, str
 
 
 #: Longer chains of re-exports and bases are not followed (a guard, not a limit real code meets).
-_MOVER_DEPTH = 50
+_RENAMING_DEPTH = 50
 
 
 def _class_text(text: _Text, name: str) -> Tuple[FrozenSet[str], Tuple[str, ...]]:
