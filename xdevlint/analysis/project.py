@@ -52,8 +52,8 @@ from xdevlint.model import Closure, Dependencies, Stamp
 #: ``project-index = true`` (``--project-index``) turns the index on; the environment's
 #: ``XDEVLINT_PROJECT_INDEX=1`` or ``=0`` overrides every configuration (benchmarks, tests).
 #: Off by default: it misses its cost target (+15% on a cold full run) on large projects.
-#: Three runs of ``bench/project_index.py --repeat 3`` measured +55% to +65% CPU on the
-#: ecosystem corpus and +7% to +14% on the stdlib, on 2026-12-03 (``bench/PROFILE.md``).
+#: Four runs of ``bench/project_index.py --repeat 3`` measured +42% to +65% CPU on the
+#: ecosystem corpus and +6% to +14% on the stdlib, on 2026-12-03 (``bench/PROFILE.md``).
 #: With it off, no gate or analysis looks past the file.
 SWITCH = "XDEVLINT_PROJECT_INDEX"
 
