@@ -39,7 +39,7 @@ import re
 import sys
 import warnings
 from dataclasses import dataclass, field
-from typing import Collection, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple, Type, Union
+from typing import Callable, Collection, Dict, FrozenSet, Hashable, Iterable, Iterator, List, Optional, Set, Tuple, Type, TypeVar, Union
 
 from xdevlint.analysis import names, project_files, project_text
 from xdevlint.analysis.dotted import dotted
@@ -64,6 +64,11 @@ def enabled(configured: bool = False) -> bool:
     switch = os.environ.get(SWITCH)
     return switch == "1" if switch in ("0", "1") else configured
 
+
+#: A memo's answer, its key in one project and its key shared between projects (``Project._known``).
+_A = TypeVar("_A")
+_K = TypeVar("_K", bound=Hashable)
+_S = TypeVar("_S", bound=Hashable)
 
 #: Nested constants and alias chains longer than this are not followed (a guard, not a limit real code meets).
 _DEPTH = 20
@@ -556,29 +561,49 @@ class Project:
     def binding(self, summary: Summary, name: str, depth: int, classes: bool = False) -> Optional[Resolved]:
         """What ``name`` is at the end of ``summary``'s module (the union of its bindings)."""
         key = (summary.module, name, classes)
-        known = self._bindings.get(key)
-        if known is None:
-            # Another file's project may have worked it out (a helper's summary, with the
-            # chain of helpers it calls): shared while the modules it rests on are unchanged.
-            shared = _BINDINGS.get((self.roots, self.locations, self.scanned_only, summary.path, name, classes))
-            if shared is not None and all(self.stamp(path) == stamp for path, stamp in shared[1]):
-                self._bindings[key] = known = shared
+        shared = (self.roots, self.locations, self.scanned_only, summary.path, name, classes)
+        known = self._known(self._bindings, _BINDINGS, key, shared)
         if known is not None:
-            self._note(known[1])
             return known[0]
         if key in self._pending or depth > _DEPTH:
             self.truncated = True  # a cycle (of imports, of constants) resolves to nothing
             return None
         self._pending.add(key)
-        self._deps.append({(summary.path, self._stamps.get(summary.path) or (0, 0))})
         try:
-            found = self._binding(summary, name, depth, classes)
+            work = lambda: self._binding(summary, name, depth, classes)  # noqa: E731
+            return self._work_out(self._bindings, _BINDINGS, key, shared, summary.path, work)
+        finally:
+            self._pending.discard(key)
+
+    def _known(
+        self, local: Dict[_K, Tuple[_A, Dependencies]], shared: Dict[_S, Tuple[_A, Dependencies]], key: _K, shared_key: _S
+    ) -> Optional[Tuple[_A, Dependencies]]:
+        """An answer remembered by this project (``local``), or by another file's project
+        (``shared``: a helper's summary, with the chain of helpers it calls) while the
+        modules it rests on are unchanged; noted as read. None when there is none."""
+        known = local.get(key)
+        if known is None:
+            found = shared.get(shared_key)
+            if found is not None and all(self.stamp(path) == stamp for path, stamp in found[1]):
+                local[key] = known = found
+        if known is not None:
+            self._note(known[1])
+        return known
+
+    def _work_out(
+        self, local: Dict[_K, Tuple[_A, Dependencies]], shared: Dict[_S, Tuple[_A, Dependencies]], key: _K, shared_key: _S, path: str,
+        work: Callable[[], _A],
+    ) -> _A:
+        """``work``'s answer, remembered in both memos (``_known``) with the summaries it
+        rested on, module ``path``'s first; not shared once a cycle cut an answer short."""
+        self._deps.append({(path, self._stamps.get(path) or (0, 0))})
+        try:
+            found = work()
         finally:
             deps = self._deps.pop()
-            self._pending.discard(key)
-        self._bindings[key] = (found, frozenset(deps))
+        local[key] = (found, frozenset(deps))
         if not self.truncated:
-            _BINDINGS[(self.roots, self.locations, self.scanned_only, summary.path, name, classes)] = self._bindings[key]
+            shared[shared_key] = local[key]
         self._note(deps)
         return found
 
@@ -658,25 +683,16 @@ class Project:
         if summary is None:
             return None
         key = (summary.path, owner.line, name)
-        known = self._methods.get(key)
-        if known is None:
-            shared = _METHODS.get((self.roots, self.locations, self.scanned_only, *key))
-            if shared is not None and all(self.stamp(path) == stamp for path, stamp in shared[1]):
-                self._methods[key] = known = shared
+        shared = (self.roots, self.locations, self.scanned_only, *key)
+        known = self._known(self._methods, _METHODS, key, shared)
         if known is not None:
-            self._note(known[1])
             return known[0]
-        self._deps.append({(summary.path, self._stamps.get(summary.path) or (0, 0))})
-        try:
+
+        def work() -> Optional[Exported]:
             statement = _method_node(summary, owner.name, owner.line, name, line)
-            found = self.exported(summary, statement, 0, owner=owner.name, bound=kind != STATIC) if statement is not None else None
-        finally:
-            deps = self._deps.pop()
-        self._methods[key] = (found, frozenset(deps))
-        if not self.truncated:
-            _METHODS[(self.roots, self.locations, self.scanned_only, *key)] = self._methods[key]
-        self._note(deps)
-        return found
+            return self.exported(summary, statement, 0, owner=owner.name, bound=kind != STATIC) if statement is not None else None
+
+        return self._work_out(self._methods, _METHODS, key, shared, summary.path, work)
 
     def exported(
         self, summary: Summary, node: ast.FunctionDef, depth: int, owner: Optional[str] = None, bound: bool = False
