@@ -1014,15 +1014,16 @@ def _class_shape(summary: Summary, name: str, line: int) -> Optional[Tuple[List[
     if indent is not None:
         offset = text[: header.end()].count("\n") + first
         decorators: List[str] = []
-        pattern = re.compile(rf"^{re.escape(indent.group(1))}(?:(@)\s*([\w.]+)|(async[ \t]+)?def[ \t]+(\w+))", re.M)
         at = 0
-        for match in pattern.finditer(body):
-            if match.group(1):
-                decorators.append(match.group(2))
+        for match in _MEMBER.finditer(body):
+            if match.group(1) != indent.group(1):
+                continue  # deeper: a nested function's or class's
+            if match.group(2):
+                decorators.append(match.group(3))
                 continue
             lineno = offset + body.count("\n", at, match.start())
             offset, at = lineno, match.start()
-            methods.append((match.group(4), _method_kind(bool(match.group(3)), decorators), lineno))
+            methods.append((match.group(5), _method_kind(bool(match.group(4)), decorators), lineno))
             decorators = []
     return parsed.body[0].bases, methods
 
@@ -1075,6 +1076,8 @@ def _closing(text: bytes, indent: bytes) -> bool:
 _CLASS_HEADER = re.compile(r"^class[ \t]+\w+[ \t]*(\((?:[^()]|\([^()]*\))*\))?[ \t]*:", re.M)
 #: The indentation of a class body's first statement (not a blank or comment line).
 _BODY_INDENT = re.compile(r"\n([ \t]+)[^\s#]")
+#: An indented decorator (its name: group 3) or ``def`` (group 5), with its indentation (group 1).
+_MEMBER = re.compile(r"^([ \t]+)(?:(@)\s*([\w.]+)|(async[ \t]+)?def[ \t]+(\w+))", re.M)
 
 
 def _union(values: Iterable[Resolved]) -> Resolved:
