@@ -839,6 +839,15 @@ def test_xdv202_s_gate_keeps_a_guarded_alias_of_a_move_not_a_helper_that_moves(t
     assert [(f.span.line, f.code) for f in found] == ([(6, "XDV202")] if kept else [])
 
 
+def _summary_of(tmp_path: Path, text: str) -> project.Summary:
+    """The index's summary of module ``m``, whose text is ``text``."""
+    path = tmp_path / "m.py"
+    path.write_text(text)
+    summary = project._summarise(str(path), "m", False)
+    assert summary is not None
+    return summary
+
+
 def test_a_class_shape_from_its_text_is_the_one_its_parse_gives(tmp_path: Path) -> None:
     """``_class_shape`` reads a class's methods off its text, not a parse of its body: the
     same names, kinds and lines as a parse gives (on the ecosystem corpus, 32,139 of 32,143
@@ -851,10 +860,8 @@ def test_a_class_shape_from_its_text_is_the_one_its_parse_gives(tmp_path: Path) 
         "    @x.setter\n    def x(self, v):\n        pass\n\n    async def a(self):\n        pass\n\n"
         "    class Inner:\n        def inner(self):\n            pass\n\n    def fake(self):\n        pass\n"
     )
-    path = tmp_path / "m.py"
-    path.write_text(text)
-    summary = project._summarise(str(path), "m", False)
-    assert summary is not None and summary.classes == {"C": 4}
+    summary = _summary_of(tmp_path, text)
+    assert summary.classes == {"C": 4}
     bases, methods = project._class_shape(summary, "C", 4)  # type: ignore[misc]
     assert [ast.unparse(b) for b in bases] == ["Base"]
     assert methods == [("fake", "instance", 10), ("s", "static", 16), ("c", "property", 20), ("x", "property", 24),
@@ -881,10 +888,8 @@ def test_a_method_parsed_from_its_own_lines_is_the_one_the_class_parse_gives(tmp
         "    def spread(\n        self,\n        src,\n    ) -> None:\n        os.replace(src, '/cache')\n\n"
         "    def last(self):\n        pass\n"
     )
-    path = tmp_path / "m.py"
-    path.write_text(text)
-    summary = project._summarise(str(path), "m", False)
-    assert summary is not None and 3 in summary.unparsed
+    summary = _summary_of(tmp_path, text)
+    assert 3 in summary.unparsed
     node = summary.cls("C")
     assert node is not None
     parses: List[str] = []

@@ -63,9 +63,9 @@ def _may_move(scan: Scan, locations: Locations) -> bool:
 
 def _makes_temp(scan: Scan) -> bool:
     """Whether the file may make a temp itself (``TempNotCleanedOnError.may_apply``'s own
-    look). With a class of its project that may rename (``Supplied.movers``, from texts:
-    the scan summarises no class), a file that makes a temp is kept for the move rules,
-    whose analysis follows the class's methods."""
+    look). When it also reads a method that may rename of a class of its project
+    (``Supplied.movers``, from texts: the scan summarises no class), it is kept for the
+    move rules, whose analysis follows the method."""
     return scan.contains_any(TEMP_FACTORY_WORDS) and scan.may_leak_temp()
 
 
