@@ -783,17 +783,43 @@ def test_the_methods_of_a_class_that_may_rename_are_its_own_and_its_bases(tmp_pa
         "pkg/star.py": "from pkg.base import *\n",
         "pkg/a.py": "from pkg.b import B\n\nclass A(B):\n    pass\n",
         "pkg/b.py": "from pkg.a import A\n\nclass B(A):\n    pass\n",
+        "pkg/columns.py": (
+            "import os\n\nclass Columns:\n    def rename_column(self, columns):\n"
+            "        def rename(names):\n            return [n.upper() for n in names]\n\n"
+            "        return rename(columns)\n\n"
+            "    def move(self, src, dst):\n        def rename(a, b):\n            os.rename(a, b)\n\n"
+            "        rename(src, dst)\n"
+        ),
     })
     asked = [
         ("pkg.base", "Store"), ("pkg.base", "Text"), ("pkg.base", "Near"), ("pkg", "Store"), ("pkg.sub", "Local"),
         ("pkg.sub", "Other"), ("pkg.star", "Store"), ("pkg.star", "Text"), ("pkg.a", "A"), ("pkg.b", "B"), ("pkg.base", "os"),
+        ("pkg.columns", "Columns"),
     ]
     found = {(module, name): project_text.renaming_methods(proj, module, name) for module, name in asked}
     store = {"put", "swap"}
     assert {pair: methods for pair, methods in found.items() if methods} == {
         ("pkg.base", "Store"): store, ("pkg.base", "Near"): store | {"link"}, ("pkg", "Store"): store,
         ("pkg.sub", "Local"): store, ("pkg.star", "Store"): store,
+        ("pkg.columns", "Columns"): {"move"},  # ``rename_column`` calls a function of its own named ``rename``
     }
+
+
+@pytest.mark.parametrize(
+    "body, helper",
+    [
+        ("def rename(old, new):\n    return {new: old}\n", False),  # its own name is no call
+        ("def rename(src, dst):\n    os.rename(src, dst)\n", True),
+        ("def keys(d):\n    def rename(k):\n        return k.lower()\n    return [rename(k) for k in d]\n", False),
+        ("def stage(d):\n    def mkstemp():\n        return tempfile.mkstemp()\n    return mkstemp()\n", True),
+        ("def publish(src, dst):\n    rename(src, dst)\n", True),  # an imported ``rename``
+    ],
+)
+def test_a_function_is_a_helper_by_its_calls_not_by_a_function_of_its_own_named_as_one(body: str, helper: bool) -> None:
+    """``_may_help``: the ``def`` of a function named as a rename or temp factory, and the
+    bare calls of one a function defines, are no such call; what it does inside still is."""
+    source, defs = project_text._split(("import os, tempfile\n\n" + body).encode())
+    assert bool(project_text.facts_of(source, defs).helpers) is helper
 
 
 @pytest.mark.parametrize("cls, method, kept", [("Store", "put", True), ("Text", "put", False), ("Store", "describe", False)])

@@ -78,12 +78,28 @@ _HELPER_HINTS = (*_RENAME_HINTS, "mkstemp", "mkdtemp", "mktemp", "NamedTemporary
 def _may_help(body: str) -> bool:
     """Whether a top-level function's text may rename or make a temp (``_HELPER_CALL``),
     its strings blanked: ``s.replace("(", "")`` is no call of one argument."""
-    return any(hint in body for hint in _HELPER_HINTS) and _HELPER_CALL.search(_STRING.sub("''", body)) is not None
+    return any(hint in body for hint in _HELPER_HINTS) and _HELPER_CALL.search(_looked_at(body)) is not None
 
 
 def _may_rename(body: str) -> bool:
     """Whether a class's text may rename (``_RENAME_CALL``), as ``_may_help`` looks."""
-    return any(hint in body for hint in _RENAME_HINTS) and _RENAME_CALL.search(_STRING.sub("''", body)) is not None
+    return any(hint in body for hint in _RENAME_HINTS) and _RENAME_CALL.search(_looked_at(body)) is not None
+
+
+def _looked_at(body: str) -> str:
+    """``body`` as ``_may_help`` looks at it: its strings blanked, and the ``def`` and bare
+    calls of a function it defines under a helper's name taken out (``def rename(columns)``
+    in a method that renames dict keys; ``rename(cols)`` calls it). What such a function
+    does to files its own text spells (``os.rename(...)``), and that still counts."""
+    body = _STRING.sub("''", body)
+    local = _LOCAL_DEF.findall(body)
+    if not local:
+        return body
+    return re.sub(rf"(\.\s*)?\b(?:{'|'.join(sorted(set(local)))})\s*\(", lambda m: m.group(0) if m.group(1) else "(", body)
+
+
+#: A ``def`` under the name of a helper ``_HELPER_CALL`` looks for.
+_LOCAL_DEF = re.compile(rf"\bdef[ \t]+({_HELPER_WORDS})\b")
 
 
 def _may_help_any(defs: Dict[str, str]) -> bool:
