@@ -653,6 +653,30 @@ def test_a_name_no_text_binds_resolves_to_nothing_unparsed_and_again_once_its_mo
     assert view.resolve("pkg.paths.Cache") is None
 
 
+def test_a_module_added_later_is_found_by_a_later_view(tmp_path: Path) -> None:
+    """Where modules are is read from each directory's listing once, and read again when
+    a later sweep sees the directory changed: a module added beside one already found
+    (a server's next check) is found, and what rested on its absence is worked out again;
+    one removed is gone."""
+    proj = _project_of(tmp_path, {"pkg/__init__.py": "", "pkg/paths.py": "from pkg.stage import STAGE\n"})
+    assert proj.find("pkg.paths") == (str(tmp_path / "pkg" / "paths.py"), False)
+    assert proj.find("pkg.stage") is None
+    before = proj.resolve("pkg.paths.STAGE")  # a library's name, as far as the index knows
+    assert before is not None and before.callees == {"pkg.stage.STAGE"} and before.literal is None
+    (tmp_path / "pkg" / "stage.py").write_text("STAGE = '/tmp/stage'\n")
+    view = project.view_for(str(tmp_path / "pkg" / "__init__.py"), DEFAULT)
+    assert view is not None and view.project.find("pkg.stage") is None  # not swept yet
+    project_text._SWEPT[0] = 0.0  # the next file's view looks for changes now
+    view = project.view_for(str(tmp_path / "pkg" / "__init__.py"), DEFAULT)
+    assert view is not None and view.project.find("pkg.stage") == (str(tmp_path / "pkg" / "stage.py"), False)
+    stage = view.resolve("pkg.paths.STAGE")
+    assert stage is not None and stage.literal == "/tmp/stage"
+    (tmp_path / "pkg" / "stage.py").unlink()
+    project_text._SWEPT[0] = 0.0
+    view = project.view_for(str(tmp_path / "pkg" / "__init__.py"), DEFAULT)
+    assert view is not None and view.project.find("pkg.stage") is None
+
+
 def test_a_class_is_summarised_by_the_methods_that_do_something_for_callers() -> None:
     """``store.py``: methods off an object (``self`` not a parameter callers pass), class
     and static methods off the class, inherited ones; a property is read, not called, and

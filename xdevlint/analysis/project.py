@@ -45,7 +45,9 @@ from xdevlint.analysis import names, project_files, project_text
 from xdevlint.analysis.dotted import dotted
 from xdevlint.analysis.exports import ASYNC, CLASS, INSTANCE, PROPERTY, STATIC, Context, Exported, ExportedClass, summarise
 from xdevlint.analysis.locations import TEMP, Locations
-from xdevlint.analysis.project_files import STDLIB, absolute_module, installed, numbered_texts, project_root, stamp_of, top_package
+from xdevlint.analysis.project_files import (
+    STDLIB, absolute_module, installed, layout, module_file, numbered_texts, project_root, stamp_seen, top_package,
+)
 from xdevlint.analysis.project_text import callee_names, may_alias, names_of, sweep
 from xdevlint.model import Closure, Dependencies, Stamp
 
@@ -468,23 +470,17 @@ class Project:
         # ``from pkg import ...`` in a docstring makes ``pkg....``: the file system would
         # read ``pkg////__init__.py`` as ``pkg/__init__.py``, a second copy under a false name.
         if all(part.isidentifier() for part in parts) and parts[0] not in STDLIB:
-            relative = module.replace(".", os.sep)
             for root in self.roots:
-                package = os.path.join(root, relative, "__init__.py")
-                if os.path.isfile(package):
-                    found = (package, True)
-                    break
-                plain = os.path.join(root, relative + ".py")
-                if os.path.isfile(plain):
-                    found = (plain, False)
+                found = module_file(root, parts)
+                if found is not None:
                     break
         self._files[module] = found
         return found
 
     def stamp(self, path: str) -> Optional[Stamp]:
-        """The file's (mtime, size), read once per project."""
+        """The file's (mtime, size), read once per project (and once between sweeps: ``stamp_seen``)."""
         if path not in self._stamps:
-            self._stamps[path] = stamp_of(path)
+            self._stamps[path] = stamp_seen(path)
         return self._stamps[path]
 
     def summary(self, module: str) -> Optional[Summary]:
@@ -1147,6 +1143,10 @@ def view_for(path: str, locations: Locations, configured: bool = False) -> Optio
     if not path or not enabled(configured) or not os.path.isfile(path):
         return None
     sweep()
+    if _LAYOUT[0] != layout():  # a module added or removed since: where each is, and all that rests on it, is found again
+        for memo in (_FILES, _IMPORTED, _RESOLVED, _BINDINGS, _METHODS):
+            memo.clear()
+        _LAYOUT[0] = layout()
     search, module, is_package = top_package(path)
     if installed(search):
         return None
@@ -1163,6 +1163,8 @@ def view_for(path: str, locations: Locations, configured: bool = False) -> Optio
     return FileView(module, is_package, Project(roots, locations))
 
 
+#: The ``layout`` the memos of where modules are were filled under.
+_LAYOUT = [0]
 #: The search roots of the files of a directory (with its top package's search root):
 #: every file of it asks, and the answer is the same.
 _SEARCH_ROOTS: Dict[Tuple[str, str], Tuple[str, ...]] = {}

@@ -45,6 +45,77 @@ def top_package(path: str) -> Tuple[str, str, bool]:
     return search, ".".join(filter(None, [package, "" if is_package else stem])), is_package
 
 
+def module_file(root: str, parts: List[str]) -> Optional[Tuple[str, bool]]:
+    """The file of the module whose dotted name is ``parts`` below search root ``root``
+    (its ``__init__.py`` for a package), and whether it is a package; None when there is
+    none. From each directory's listing, read once a process: a big project's imports
+    ask of tens of thousands of names, most of them not its own (``torch``, a function
+    imported from a package, which may have been a submodule), and a listing answers
+    them all for one look at the disk."""
+    directory = root
+    for part in parts[:-1]:
+        if _listing(directory).get(part) is not True:
+            return None
+        directory = os.path.join(directory, part)
+    entries, last = _listing(directory), parts[-1]
+    if entries.get(last) is True and _listing(os.path.join(directory, last)).get("__init__.py") is False:
+        return os.path.join(directory, last, "__init__.py"), True
+    if entries.get(last + ".py") is False:
+        return os.path.join(directory, last + ".py"), False
+    return None
+
+
+def _listing(directory: str) -> Dict[str, bool]:
+    """The directories (True) and files (False) in ``directory``, symbolic links followed
+    (a broken one is neither); empty when it cannot be listed."""
+    known = _LISTINGS.get(directory)
+    if known is not None:
+        return known[1]
+    found: Dict[str, bool] = {}
+    stamp = stamp_of(directory)
+    try:
+        with os.scandir(directory) as entries:
+            for entry in entries:
+                try:
+                    if entry.is_dir():
+                        found[entry.name] = True
+                    elif entry.is_file():
+                        found[entry.name] = False
+                except OSError:
+                    continue
+    except OSError:
+        pass
+    _LISTINGS[directory] = (stamp, found)
+    return found
+
+
+#: Each directory listed, with its stamp when it was: a file added, removed or renamed
+#: in it changes the directory's mtime (``layout_changed``).
+_LISTINGS: Dict[str, Tuple[Optional[Stamp], Dict[str, bool]]] = {}
+
+
+def layout_changed() -> bool:
+    """Whether a directory listed since the last call has gained, lost or renamed a file
+    (its listing is read again when next asked). A long-running process (the server)
+    asks now and then, as it looks for changed module texts: where modules are, and
+    what every answer resting on that said, may have changed."""
+    changed = [directory for directory, (stamp, _) in list(_LISTINGS.items()) if stamp_of(directory) != stamp]
+    for directory in changed:
+        del _LISTINGS[directory]
+    if changed:
+        _LAYOUT[0] += 1
+    return bool(changed)
+
+
+def layout() -> int:
+    """The number of changes ``layout_changed`` has seen: what was found of where modules
+    are holds while it stays the same."""
+    return _LAYOUT[0]
+
+
+_LAYOUT = [0]
+
+
 def _package_of(directory: str) -> Tuple[str, str]:
     """(the directory above the top package holding ``directory``, the dotted package
     ``directory`` is, "" when none): once per directory a process sees (every file of
@@ -104,6 +175,22 @@ def stamp_of(path: str) -> Optional[Stamp]:
     return (stat.st_mtime_ns, stat.st_size)
 
 
+def stamp_seen(path: str) -> Optional[Stamp]:
+    """The file's stamp, read once until ``forget_stamps``: each file's check asks it of
+    every module it reads, and a sweep (``project_text.sweep``) looks for changes between
+    checks (then forgets them)."""
+    if path not in _STAMPS:
+        _STAMPS[path] = stamp_of(path)
+    return _STAMPS[path]
+
+
+def forget_stamps() -> None:
+    _STAMPS.clear()
+
+
+_STAMPS: Dict[str, Optional[Stamp]] = {}
+
+
 #: Every module text (path, stamp) the filter has read, numbered, so that a set of them
 #: (an import closure: thousands, for every module of a big project) is an int's bits:
 #: small, quick to join, and nothing for the garbage collector to walk. Only a result
@@ -145,6 +232,6 @@ _SETS_KEPT = 256
 
 def forget() -> None:
     """Drop what this process remembers of where modules are (for tests: a cold run)."""
-    for memo in (_PACKAGES, _ROOTS, _ROOT_OF, _NUMBERS, _SETS):
+    for memo in (_PACKAGES, _ROOTS, _ROOT_OF, _NUMBERS, _SETS, _LISTINGS, _STAMPS):
         memo.clear()
     _NUMBERED.clear()

@@ -26,7 +26,7 @@ from typing import (
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import Locations, literal_fragment
-from xdevlint.analysis.project_files import absolute_module, number, stamp_of
+from xdevlint.analysis.project_files import absolute_module, forget_stamps, layout_changed, number, stamp_of
 from xdevlint.model import Dependencies, Stamp
 
 if TYPE_CHECKING:  # the index's ``Project``: where modules are, and what it has read
@@ -1055,15 +1055,20 @@ def _found(
 
 
 def sweep() -> None:
-    """Look for module texts changed since they were read, at most every ``_SWEEP_SECONDS``
-    and never more than ``_SWEEP_SHARE`` of the time (a sweep stats every module read:
+    """Look for module texts changed since they were read, and directories that gained or
+    lost a file (``layout_changed``), at most every ``_SWEEP_SECONDS`` and never more than
+    ``_SWEEP_SHARE`` of the time (a sweep stats every module read and directory listed:
     thousands in a big run): a change starts a new generation of the filter's answers.
     Within one run nothing changes; a long-running process (the server) sees an edited
     module within the interval."""
     now = time.monotonic()
     if now < _SWEPT[0]:
         return
-    if any(stamp_of(path) != known.stamp for path, known in list(_TEXTS.items())):
+    forget_stamps()
+    if layout_changed():  # a module added or removed: what each text imports may differ
+        _TEXTS.clear()
+        _GENERATION[0] += 1
+    elif any(stamp_of(path) != known.stamp for path, known in list(_TEXTS.items())):
         _GENERATION[0] += 1
     took = time.monotonic() - now
     _SWEPT[0] = now + max(_SWEEP_SECONDS, took / _SWEEP_SHARE)
