@@ -110,18 +110,18 @@ def check_files(
         config = config_for(path)
         digest = None
         if settings.cache:
-            from xdevlint.cache import Cache, default_directory, fixable  # hashlib, json: not for --no-cache
+            from xdevlint import cache as caching  # hashlib, json: not for --no-cache
             data = _read(path)
             if isinstance(data, FileResult):
                 finish(index, data)
                 continue
-            directory = settings.cache_dir or default_directory(config)
+            directory = settings.cache_dir or caching.default_directory(config)
             cache = caches.get(directory)
             if cache is None:
-                cache = caches[directory] = Cache(directory)
+                cache = caches[directory] = caching.Cache(directory)
             key = cache.key(data, path, config)
             cached = cache.get(path, key, settings.edits or fixing is not None, config)
-            if cached is not None and (unsafe is None or not fixable(cached, unsafe)):
+            if cached is not None and (unsafe is None or not caching.fixable(cached, unsafe)):
                 result = FileResult(path, cached.findings, data if cached.findings else None)
                 if fixing is not None:
                     fixes[index] = FixResult(path, data, data, (), result, result)

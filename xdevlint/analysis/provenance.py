@@ -1275,8 +1275,8 @@ def _assigned_attributes(node: cst.CSTNode) -> Iterable[str]:
                     elif isinstance(target, cst.StarredElement):
                         targets.append(target.value)
             continue
-        for field in ("body", "orelse", "handlers", "finalbody", "cases"):
-            child = getattr(current, field, None)
+        for part in ("body", "orelse", "handlers", "finalbody", "cases"):
+            child = getattr(current, part, None)
             if isinstance(child, cst.CSTNode):
                 statements.append(child)
             elif isinstance(child, (list, tuple)):
