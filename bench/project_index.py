@@ -2,7 +2,8 @@
 
 Runs ``xdevlint --jobs 1 --no-cache DIR`` over each corpus directory with the index on and
 off (``XDEVLINT_PROJECT_INDEX=0``), alternating, and reports the child processes' CPU time
-(user + system), the best of ``--repeat`` runs each, and the ratio. The corpora are the
+(user + system), the best of ``--repeat`` runs each and their ratio, and the median and
+range of the ratio within each round (an off run and the on run after it). The corpora are the
 ecosystem check's: ``~/.cache/xdevlint-ecosystem/src`` and the stdlib copy beside it.
 
 Two last rows time a pre-commit call: one run over five files of transformers
@@ -20,6 +21,7 @@ import argparse
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -59,29 +61,32 @@ def main(argv: List[str]) -> int:
         runs = {str(d): [d] for d in [CORPUS / "src", *sorted(CORPUS.glob("stdlib-*"))]}
         for package in sorted(CORPUS.glob("src/transformers-*/transformers"))[:1]:
             runs["pre-commit: 5 files of transformers"] = [package / name for name in PRE_COMMIT]
-    print(f"{'corpus':45} {'off (s)':>9} {'on (s)':>9} {'added':>8}")
+    print(f"{'corpus':45} {'off (s)':>9} {'on (s)':>9} {'added':>8}   {'by round: median [range]':>24}")
     for label, paths in runs.items():
-        best: Dict[bool, float] = {}
+        rounds: List[Dict[bool, float]] = []
         for _ in range(options.repeat):
-            for index in (False, True):
-                seconds = cpu_of_run(paths, index)
-                best[index] = min(best.get(index, seconds), seconds)
-        report(label, best)
+            rounds.append({index: cpu_of_run(paths, index) for index in (False, True)})
+        report(label, rounds)
     if not options.directories:
         for package in sorted(CORPUS.glob("src/transformers-*"))[:1]:
             report("pre-commit after an edit, warm cache", edited_runs(package, options.repeat))
     return 0
 
 
-def report(label: str, best: Dict[bool, float]) -> None:
+def report(label: str, rounds: List[Dict[bool, float]]) -> None:
+    """The best run each way and their ratio; then the ratio of each round's two runs, one
+    after the other (the machine's speed drifts less between them than across rounds)."""
+    best = {index: min(r[index] for r in rounds) for index in (False, True)}
+    ratios = sorted(r[True] / r[False] - 1 for r in rounds if r[False])
     added = best[True] / best[False] - 1 if best[False] else 0.0
-    print(f"{label:45} {best[False]:9.2f} {best[True]:9.2f} {added:+8.1%}")
+    spread = f"{statistics.median(ratios):+.1%} [{ratios[0]:+.0%}, {ratios[-1]:+.0%}]" if ratios else ""
+    print(f"{label:45} {best[False]:9.2f} {best[True]:9.2f} {added:+8.1%}   {spread:>24}")
 
 
-def edited_runs(distribution: Path, repeat: int) -> Dict[bool, float]:
-    """The best CPU of a call on the ``PRE_COMMIT`` files of a copy of ``distribution``
-    once they changed, with each mode's cache filled by a first call on them."""
-    best: Dict[bool, float] = {}
+def edited_runs(distribution: Path, repeat: int) -> List[Dict[bool, float]]:
+    """The CPU of calls on the ``PRE_COMMIT`` files of a copy of ``distribution`` once
+    they changed, each way in each round, with each mode's cache filled by a first call."""
+    rounds: List[Dict[bool, float]] = []
     with tempfile.TemporaryDirectory(prefix="xdevlint-pre-commit-") as work:
         copy = Path(work) / distribution.name
         shutil.copytree(distribution, copy)
@@ -90,13 +95,14 @@ def edited_runs(distribution: Path, repeat: int) -> Dict[bool, float]:
         for index, cache in caches.items():
             cpu_of_run(files, index, cache)
         for round_ in range(repeat):
+            found: Dict[bool, float] = {}
             for index in (False, True):
                 for path in files:
                     with open(path, "a", encoding="utf-8") as handle:
                         handle.write(f"# edit {round_}\n")
-                seconds = cpu_of_run(files, index, caches[index])
-                best[index] = min(best.get(index, seconds), seconds)
-    return best
+                found[index] = cpu_of_run(files, index, caches[index])
+            rounds.append(found)
+    return rounds
 
 
 if __name__ == "__main__":
