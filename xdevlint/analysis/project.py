@@ -54,8 +54,9 @@ from xdevlint.model import Closure, Dependencies, Stamp
 #: ``project-index = true`` (``--project-index``) turns the index on; the environment's
 #: ``XDEVLINT_PROJECT_INDEX=1`` or ``=0`` overrides every configuration (benchmarks, tests).
 #: Off by default: it misses its cost target (+15% on a cold full run) on large projects.
-#: Four runs of ``bench/project_index.py --repeat 3`` measured +42% to +65% CPU on the
-#: ecosystem corpus and +6% to +14% on the stdlib, on 2026-12-03 (``bench/PROFILE.md``).
+#: ``bench/project_index.py`` measured +42% to +65% CPU on the ecosystem corpus and +4% to
+#: +14% on the stdlib on 2026-12-03; ``bench/index_floor.py`` +25% on the ecosystem even
+#: with perfect filters that cost nothing (``bench/PROFILE.md``).
 #: With it off, no gate or analysis looks past the file.
 SWITCH = "XDEVLINT_PROJECT_INDEX"
 
