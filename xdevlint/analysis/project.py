@@ -1144,10 +1144,10 @@ def view_for(path: str, locations: Locations, configured: bool = False) -> Optio
     if not path or not enabled(configured) or not os.path.isfile(path):
         return None
     sweep()
-    if _LAYOUT[0] != layout():  # a module added or removed since: where each is, and all that rests on it, is found again
+    if _LAYOUT_SEEN[0] != layout():  # a module added or removed since: where each is, and all that rests on it, is found again
         for memo in (_FILES, _IMPORTED, _RESOLVED, _BINDINGS, _METHODS):
             memo.clear()
-        _LAYOUT[0] = layout()
+        _LAYOUT_SEEN[0] = layout()
     search, module, is_package = top_package(path)
     if installed(search):
         return None
@@ -1165,7 +1165,7 @@ def view_for(path: str, locations: Locations, configured: bool = False) -> Optio
 
 
 #: The ``layout`` the memos of where modules are were filled under.
-_LAYOUT = [0]
+_LAYOUT_SEEN = [0]
 #: The search roots of the files of a directory (with its top package's search root):
 #: every file of it asks, and the answer is the same.
 _SEARCH_ROOTS: Dict[Tuple[str, str], Tuple[str, ...]] = {}

@@ -89,8 +89,8 @@ def _may_rename(body: str) -> bool:
 def _looked_at(body: str) -> str:
     """``body`` as ``_may_help`` looks at it: its strings blanked, and the ``def`` and bare
     calls of a function it defines under a helper's name taken out (``def rename(columns)``
-    in a method that renames dict keys; ``rename(cols)`` calls it). What such a function
-    does to files its own text spells (``os.rename(...)``), and that still counts."""
+    in a method that renames dict keys; ``rename(cols)`` calls it). A rename such a
+    function makes is spelt in it (``os.rename(...)``), and that still counts."""
     body = _STRING.sub("''", body)
     local = _LOCAL_DEF.findall(body)
     if not local:
