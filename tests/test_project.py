@@ -677,6 +677,32 @@ def test_a_module_added_later_is_found_by_a_later_view(tmp_path: Path) -> None:
     assert view is not None and view.project.find("pkg.stage") is None
 
 
+def test_only_a_module_or_a_package_added_or_removed_changes_the_layout(tmp_path: Path) -> None:
+    """``layout_changed``: a file that cannot be a module (``--fix``'s temporary one
+    beside the file it rewrites, a text file) leaves the layout as it was, though its
+    directory's stamp moved; a module or a package added, or removed, changes it."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text("")
+    project_files.forget()
+    assert project_files.module_file(str(tmp_path), ["pkg", "a"]) == (str(tmp_path / "pkg" / "a.py"), False)
+    assert project_files.module_file(str(tmp_path), ["pkg", "b"]) is None
+    assert not project_files.layout_changed()
+    steps = [
+        (lambda: (tmp_path / "pkg" / ".a.py.x1.xdevlint").write_text(""), False),
+        (lambda: (tmp_path / "pkg" / ".a.py.x1.xdevlint").unlink(), False),
+        (lambda: (tmp_path / "pkg" / "notes.txt").write_text(""), False),
+        (lambda: (tmp_path / "pkg" / "b.py").write_text(""), True),
+        (lambda: (tmp_path / "pkg" / "sub").mkdir(), True),
+        (lambda: (tmp_path / "pkg" / "b.py").unlink(), True),
+    ]
+    for step, changes in steps:
+        before = project_files.stamp_of(str(tmp_path / "pkg"))
+        step()
+        os.utime(tmp_path / "pkg", ns=(before[0] + 10**9, before[0] + 10**9) if before else None)  # a coarse clock
+        assert project_files.layout_changed() is changes
+    assert project_files.module_file(str(tmp_path), ["pkg", "b"]) is None
+
+
 def test_a_class_is_summarised_by_the_methods_that_do_something_for_callers() -> None:
     """``store.py``: methods off an object (``self`` not a parameter callers pass), class
     and static methods off the class, inherited ones; a property is read, not called, and

@@ -66,13 +66,19 @@ def module_file(root: str, parts: List[str]) -> Optional[Tuple[str, bool]]:
 
 
 def _listing(directory: str) -> Dict[str, bool]:
-    """The directories (True) and files (False) in ``directory``, symbolic links followed
-    (a broken one is neither); empty when it cannot be listed."""
+    """``_entries`` of ``directory``, read once until ``layout_changed`` sees it change."""
     known = _LISTINGS.get(directory)
     if known is not None:
         return known[1]
-    found: Dict[str, bool] = {}
     stamp = stamp_of(directory)
+    found = _LISTINGS[directory] = (stamp, _entries(directory))
+    return found[1]
+
+
+def _entries(directory: str) -> Dict[str, bool]:
+    """The directories (True) and files (False) in ``directory``, symbolic links followed
+    (a broken one is neither); none when it cannot be listed."""
+    found: Dict[str, bool] = {}
     try:
         with os.scandir(directory) as entries:
             for entry in entries:
@@ -85,7 +91,6 @@ def _listing(directory: str) -> Dict[str, bool]:
                     continue
     except OSError:
         pass
-    _LISTINGS[directory] = (stamp, found)
     return found
 
 
@@ -95,16 +100,27 @@ _LISTINGS: Dict[str, Tuple[Optional[Stamp], Dict[str, bool]]] = {}
 
 
 def layout_changed() -> bool:
-    """Whether a directory listed since the last call has gained, lost or renamed a file
-    (its listing is read again when next asked). A long-running process (the server)
-    asks now and then, as it looks for changed module texts: where modules are, and
-    what every answer resting on that said, may have changed."""
-    changed = [directory for directory, (stamp, _) in list(_LISTINGS.items()) if stamp_of(directory) != stamp]
-    for directory in changed:
-        del _LISTINGS[directory]
+    """Whether a directory listed since the last call has gained or lost a module or a
+    package (a directory): a long-running process (the server) asks now and then, as it
+    looks for changed module texts; where modules are, and every answer resting on that,
+    may have changed then. A directory whose stamp moved is listed again, and only a
+    change of what may be a module counts: ``--fix`` writes each file through a temporary
+    one beside it, which leaves the modules as they were."""
+    changed = False
+    for directory, (stamp, entries) in list(_LISTINGS.items()):
+        now = stamp_of(directory)
+        if now != stamp:
+            fresh = _entries(directory)
+            changed = changed or _modules(fresh) != _modules(entries)
+            _LISTINGS[directory] = (now, fresh)
     if changed:
         _LAYOUT[0] += 1
-    return bool(changed)
+    return changed
+
+
+def _modules(entries: Dict[str, bool]) -> Dict[str, bool]:
+    """The entries of a listing that may be a module (``name.py``) or a package (a directory)."""
+    return {name: kind for name, kind in entries.items() if kind or name.endswith(".py")}
 
 
 def layout() -> int:
