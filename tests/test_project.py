@@ -657,7 +657,7 @@ def test_a_module_added_later_is_found_by_a_later_view(tmp_path: Path) -> None:
     """Where modules are is read from each directory's listing once, and read again when
     a later sweep sees the directory changed: a module added beside one already found
     (a server's next check) is found, and what rested on its absence is worked out again;
-    one removed is gone."""
+    one removed is gone; a directory that gains an ``__init__.py`` is a package."""
     proj = _project_of(tmp_path, {"pkg/__init__.py": "", "pkg/paths.py": "from pkg.stage import STAGE\n"})
     assert proj.find("pkg.paths") == (str(tmp_path / "pkg" / "paths.py"), False)
     assert proj.find("pkg.stage") is None
@@ -675,6 +675,16 @@ def test_a_module_added_later_is_found_by_a_later_view(tmp_path: Path) -> None:
     project_text._SWEPT[0] = 0.0
     view = project.view_for(str(tmp_path / "pkg" / "__init__.py"), DEFAULT)
     assert view is not None and view.project.find("pkg.stage") is None
+    (tmp_path / "pkg" / "sub").mkdir()  # a directory that becomes a package
+    (tmp_path / "pkg" / "sub" / "mod.py").write_text("")
+    project_text._SWEPT[0] = 0.0
+    inner = project.view_for(str(tmp_path / "pkg" / "sub" / "mod.py"), DEFAULT)
+    assert inner is not None and inner.module == "mod"
+    assert inner.project.find("pkg.sub.mod") is not None  # as a namespace package's: pkg/sub is listed
+    (tmp_path / "pkg" / "sub" / "__init__.py").write_text("")
+    project_text._SWEPT[0] = 0.0
+    inner = project.view_for(str(tmp_path / "pkg" / "sub" / "mod.py"), DEFAULT)
+    assert inner is not None and inner.module == "pkg.sub.mod"
 
 
 def test_only_a_module_or_a_package_added_or_removed_changes_the_layout(tmp_path: Path) -> None:

@@ -1145,7 +1145,7 @@ def view_for(path: str, locations: Locations, configured: bool = False) -> Optio
         return None
     sweep()
     if _LAYOUT_SEEN[0] != layout():  # a module added or removed since: where each is, and all that rests on it, is found again
-        for memo in (_FILES, _IMPORTED, _RESOLVED, _BINDINGS, _METHODS):
+        for memo in (_FILES, _IMPORTED, _RESOLVED, _BINDINGS, _METHODS, _SEARCH_ROOTS):
             memo.clear()
         _LAYOUT_SEEN[0] = layout()
     search, module, is_package = top_package(path)

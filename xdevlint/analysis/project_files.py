@@ -115,6 +115,7 @@ def layout_changed() -> bool:
             _LISTINGS[directory] = (now, fresh)
     if changed:
         _LAYOUT[0] += 1
+        _PACKAGES.clear()  # an ``__init__.py`` added or removed makes or unmakes a package
     return changed
 
 
