@@ -47,7 +47,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from xdevlint import __version__
 from xdevlint.analysis.project import enabled as project_index_on
 from xdevlint.config import Config, line_length_for
-from xdevlint.cache_modules import Tables
+from xdevlint.cache_modules import Tables, read_document
 from xdevlint.cache_texts import TextFacts, answers_hold, closure_key
 from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Import, Span
 
@@ -298,12 +298,8 @@ def _is_build(name: str) -> bool:
 
 def _read_pack(path: Path) -> Dict[str, Entry]:
     """A pack's entries, or none when it is missing or anything about it is unexpected."""
-    try:
-        with open(path, "rb") as handle:
-            data = json.loads(handle.read())
-    except (OSError, ValueError, RecursionError):
-        return {}
-    entries = data.get("entries") if isinstance(data, dict) and data.get("format") == FORMAT else None
+    data = read_document(path, FORMAT)
+    entries = data.get("entries") if data is not None else None
     return entries if isinstance(entries, dict) else {}
 
 

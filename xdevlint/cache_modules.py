@@ -32,6 +32,18 @@ from xdevlint.model import Dependencies, Stamp
 FORMAT = 1
 
 
+def read_document(path: Path, version: int) -> Optional[Dict[str, Any]]:
+    """The JSON object a cache file holds, if its ``format`` is ``version`` (each kind of
+    cache file has its own); None when the file is missing or unreadable, or holds anything
+    else: a cache that cannot tell serves nothing."""
+    try:
+        with open(path, "rb") as handle:
+            data = json.loads(handle.read())
+    except (OSError, ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) and data.get("format") == version else None
+
+
 def content_digest(data: bytes) -> str:
     """The digest a row records of a module's bytes (``cache_texts`` records the same, and
     hands it over: the two must agree)."""
@@ -194,12 +206,8 @@ class Tables:
 
 def _read_table(path: Path) -> Optional[_Table]:
     """A table's rows, or None when it is missing or anything about it is unexpected."""
-    try:
-        with open(path, "rb") as handle:
-            data = json.loads(handle.read())
-    except (OSError, ValueError, RecursionError):
-        return None
-    rows = data.get("rows") if isinstance(data, dict) and data.get("format") == FORMAT else None
+    data = read_document(path, FORMAT)
+    rows = data.get("rows") if data is not None else None
     if not isinstance(rows, list):
         return None
     for row in rows:

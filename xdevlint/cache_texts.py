@@ -24,7 +24,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
-from xdevlint.cache_modules import content_digest
+from xdevlint.cache_modules import content_digest, read_document
 from xdevlint.model import Dependencies, Stamp
 
 if TYPE_CHECKING:  # only the types: the cache is imported with the index off too
@@ -184,12 +184,8 @@ def _marks(value: Any) -> bool:
 def _read(path: Path) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """The kept facts by module path and the ``held`` records, or none when the file is
     missing or unexpected."""
-    try:
-        with open(path, "rb") as handle:
-            data = json.loads(handle.read())
-    except (OSError, ValueError, RecursionError):
-        return {}, {}
-    if not (isinstance(data, dict) and data.get("format") == FORMAT):
+    data = read_document(path, FORMAT)
+    if data is None:
         return {}, {}
     modules, held = data.get("modules"), data.get("held")
     return modules if isinstance(modules, dict) else {}, held if isinstance(held, dict) else {}
