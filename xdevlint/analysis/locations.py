@@ -59,6 +59,28 @@ DEFAULT_LOCATIONS: Tuple[Location, ...] = (
 )
 
 
+#: Words that mark a path as staged, made to be moved (``tmp_path``, ``self.staging_dir``,
+#: ``get_temp_download_dir()``, ``incomplete_path``): evidence for a move's source, never a
+#: proof. A word counts as a whole part of the name (split at ``_`` and case changes), so
+#: ``template``, ``temperature`` and ``attempt`` say nothing.
+_STAGING_PARTS = re.compile(r"(?:tmp(?!ls?$)\w*|te?mp|temps|tempdir|tempfile|tempname|temppath|temporary|staging|staged|scratch|incomplete|partial)")
+_NAME_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+#: Suffixes a staged file is given beside or apart from its final name (``x.part``).
+STAGING_SUFFIXES = (".tmp", ".temp", ".part", ".partial", ".incomplete", ".download", ".crdownload")
+
+
+def staging_name(identifier: str) -> bool:
+    """Whether a name says its path is staged: one of its parts is a staging word."""
+    found = _STAGING_NAMES.get(identifier)
+    if found is None:
+        found = any(_STAGING_PARTS.fullmatch(part.lower()) for part in _NAME_PARTS.findall(identifier))
+        _STAGING_NAMES[identifier] = found
+    return found
+
+
+_STAGING_NAMES: Dict[str, bool] = {}
+
+
 def _identifier_regex(patterns: Iterable[str]) -> Optional[Pattern[str]]:
     translated = [fnmatch.translate(p.lower()) for p in patterns]
     return re.compile("|".join(translated)) if translated else None

@@ -194,6 +194,22 @@ class Scan:
         """What the gates' answers rest on through import closures (``Supplied.closure``)."""
         return self._supplied.closure if self._supplied is not None else None
 
+    def may_stage(self, locations: Locations) -> bool:
+        """Whether a path in the file may be staged (sound over-approximation of
+        ``Value.evidence`` and the locations): a location's word, a staging word in a name
+        or a suffix (``tmp``, ``staging``, ``.part``), ``urlretrieve``, or a file opened
+        for writing with a mode spelled out."""
+        answer = self._answers.get("stage")
+        if answer is None:
+            answer = (
+                self.contains_any(locations.scan_tokens())
+                or self.contains_any(STAGING_TOKENS)
+                or "write_" in self.text
+                or "open" in self.text and _WRITE_MODE.search(self.text) is not None
+            )
+            self._answers["stage"] = answer
+        return answer
+
     def has_location_source(self, locations: Locations) -> bool:
         """Whether the file can give paths the locations a move rule needs (sound):
         ``temp`` (a temp moved out, or a path moved onto a new temp: XDV102), or two
@@ -215,6 +231,11 @@ def _words(words: Iterable[str]) -> Pattern[str]:
 
 
 _MOVE_WORD = _words(_MOVE_ATTRIBUTES)
+#: Lower-case words of which a file must contain one for a name or a suffix to say staged
+#: (``locations.staging_name``, ``STAGING_SUFFIXES``), or for ``urlretrieve`` to download.
+STAGING_TOKENS = ("tmp", "temp", "stag", "scratch", "incomplete", "partial", ".part", ".download", "urlretrieve")
+#: A spelled-out ``open`` mode that writes (``"w"``, ``'ab'``, ``"r+b"``).
+_WRITE_MODE = re.compile(r"""['"][rbtU]{0,2}[wax+][bt+]{0,2}['"]""")
 _OPEN_CALL = re.compile(r"\s*\(")
 _FROM_OS = re.compile(r"from\s+os\s+import\b")  # no leading \b, for speed: more matches is still sound
 _MODULE_LIKE = frozenset(_MOVE_MODULES | _PATH_CLASS_NAMES | {"pathlib"})
@@ -434,7 +455,9 @@ def _move_calls(index: ModuleIndex) -> Iterator[ast.Call]:
         if not isinstance(node, ast.Call):
             continue
         func = node.func
-        if isinstance(func, ast.Name):
+        if any(_names_move(a, aliases) for a in (*node.args, *(k.value for k in node.keywords if k.arg == "target"))):
+            yield node  # a move handed on with its arguments: ``run_in_executor(None, os.rename, a, b)``
+        elif isinstance(func, ast.Name):
             if func.id in aliases:
                 yield node
         elif isinstance(func, ast.Attribute):
