@@ -91,12 +91,13 @@ def test_a_run_judges_each_site_and_sums_up_each_kind(bench: Dict[str, Path], ca
     # The incident's rename is reported on its line (XDV101 on the call's first line), in its
     # function, and the fix leaves the function with no finding; ruff flags the os.rename too.
     assert rows["`demo/cache.py:9`"].startswith(
-        "| 1 | rename | demo==1.0 → 1.1 | `demo/cache.py:9` | `store` | yes | XDV101 | yes | 1 → 0 | yes | yes |")
-    # The helper's rename: nothing from xdevlint, so nothing to be quieter about (its function is
-    # gone at 1.1, which has no finding either); ruff flags every os.rename.
+        "| 1 | rename | demo==1.0 → 1.1 | `demo/cache.py:9` | `store` | yes | XDV101 | yes | 1 → 0 | yes | no | yes |")
+    # The helper's rename: nothing from the default rules, so nothing to be quieter about (its
+    # function is gone at 1.1, which has no finding either); XDV103, off by default, reports it,
+    # and ruff flags every os.rename.
     assert rows["`demo/cache.py:14`"].startswith(
-        "| 2 | rename | demo==1.0 → 1.1 | `demo/cache.py:14` | `move` | no | - | no | 0 → 0 (function gone) | no | yes |")
-    assert "| rename | 2 | 1/2 (50%) | 1/2 (50%) | 1/2 (50%) | 2/2 (100%) |" in text
+        "| 2 | rename | demo==1.0 → 1.1 | `demo/cache.py:14` | `move` | no | - | no | 0 → 0 (function gone) | no | yes | yes |")
+    assert "| rename | 2 | 1/2 (50%) | 1/2 (50%) | 1/2 (50%) | 1/2 (50%) | 2/2 (100%) |" in text
     assert "XDV103 column left out" in text or "XDV103 on its line" in text
     # The releases were unpacked into the cache, and nothing was written beside the bug list.
     assert (bench["cache"] / "src" / "demo-1.0" / "demo" / "cache.py").read_text(encoding="utf-8") == BAD

@@ -105,6 +105,9 @@ class _Function:
     state: int = 0  # 0 new, 1 running, 2 done
     returns: Value = EMPTY
     generator: bool = False
+    #: ``return f(*args, **kwargs)`` of its own ``*args``/``**kwargs``: a wrapper whose
+    #: calls are calls of ``f`` (pkg_resources' ``_mkstemp``), with the caller's arguments.
+    forwards: Optional[cst.Call] = None
     #: ``self``/``cls``, bound by the call: "instance" (on an instance), "class", or None.
     implicit: Optional[str] = None
     parameters: Dict[str, Param] = field(default_factory=dict)
@@ -425,6 +428,15 @@ class _Interpreter:
         if fn is None:
             return EMPTY
         self.analyse(fn)
+        if fn.forwards is not None:
+            # A wrapper that hands all its arguments on: what it wraps, with this call's.
+            wrapped = self.value_of(fn.forwards.func).callees
+            forwarded = [self.library_call(call, callee, arguments) for callee in sorted(wrapped)]
+            if any(v is not EMPTY for v in forwarded):
+                result = EMPTY
+                for value in forwarded:
+                    result = result | value
+                return result
         summary = fn.summary
         if summary is None:  # a recursive call: only what is known so far
             return fn.returns
@@ -495,7 +507,7 @@ class _Interpreter:
             if node.value is not None:
                 value = self.ev(node.value, env)
                 if self.annotation_is_path(node.annotation.annotation, env):
-                    value = value | Value(kinds=PATH_KIND)
+                    value = value.evolve(kinds=value.kinds | PATH_KIND)
                 self.bind(node.target, value, env, node.value)
             elif self.class_stack[-1] is not None and not self.function_stack and isinstance(node.target, cst.Name):
                 # A field (``tmp_dir: Path`` of a dataclass): its instances' attribute is a path.
@@ -516,6 +528,8 @@ class _Interpreter:
             if self.function_stack:
                 fn = self.function_stack[-1]
                 fn.returns = fn.returns | value
+                if isinstance(node.value, cst.Call) and _forwards_stars(node.value, fn.node):
+                    fn.forwards = node.value
             env.dead = True
         elif isinstance(node, cst.Raise):
             self.expressions(node, env)
@@ -1092,6 +1106,7 @@ class _Interpreter:
         result = EMPTY
         for callee in sorted(function.callees):
             result = result | self.library_call(node, callee, arguments)
+        known = result is not EMPTY  # a library function whose result the analysis knows
         if function.exports:
             for exported in sorted(function.exports, key=lambda e: e.qualified):
                 result = result | self.exported_call(node, exported, arguments)
@@ -1121,7 +1136,7 @@ class _Interpreter:
                     # function of this module says what it returns; a temp made with ``dir=`` is
                     # in that directory, whatever its name).
                     result = result.with_locations(self.locations.for_call_name(name))
-                if staging_name(name) or self.locations.for_identifier(name):
+                if not known and (staging_name(name) or self.locations.for_identifier(name)):
                     # ``get_temp_download_dir()``, ``cached_path(url)``: staged, whatever else is known.
                     result = result.with_evidence(frozenset({f"from `{name}()`"}))
         return result
@@ -1231,6 +1246,9 @@ class _Interpreter:
             return path.evolve(kinds=frozenset({kind}))
         if callee in names.TEMP_DIR_CALLS:
             return Value(locations=frozenset({TEMP}), kinds=STR_KIND, idents=frozenset({"tempfile.gettempdir"}))
+        if callee in names.BESIDE_CALLS:  # ``cache_from_source(p)``: in ``p``'s directory tree
+            first = argument(0, "path")
+            return first.derived(STR_KIND, Relation.SIBLING) if first is not None else EMPTY
         if callee in names.IDENTITY_CALLS:  # ``typing.cast(str, p)`` is ``p``
             found = argument(1, "val")
             return found if found is not None else EMPTY
@@ -1444,6 +1462,16 @@ def _assigned_attributes(node: cst.CSTNode) -> Iterable[str]:
 def _calls_in(node: cst.CSTNode) -> Iterable[cst.Call]:
     """The calls below ``node`` that run with it (not in a nested function or class)."""
     return (n for n in _nodes_in(node) if isinstance(n, cst.Call))
+
+
+def _forwards_stars(call: cst.Call, function: _FunctionNode) -> bool:
+    """Whether ``call`` passes exactly ``function``'s own ``*args`` and ``**kwargs`` on."""
+    params = function.params
+    stars = {s.name.value for s in (params.star_arg, params.star_kwarg) if isinstance(s, cst.Param)}
+    given = [a for a in call.args]
+    return bool(stars) and bool(given) and all(
+        a.star and isinstance(a.value, cst.Name) and a.value.value in stars for a in given
+    ) and len(given) == len(stars)
 
 
 def _nodes_in(node: cst.CSTNode) -> Iterable[cst.CSTNode]:
