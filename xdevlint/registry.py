@@ -65,7 +65,7 @@ def _may_cross(scan: Scan, locations: Locations) -> bool:
 def _may_stage(scan: Scan, locations: Locations) -> bool:
     """``StagedMoveNotProven.may_apply`` (XDV102), or a move alias, a mover or a location
     the file imports from its project."""
-    if scan.has_move_call() and scan.may_stage(locations):
+    if scan.may_stage_by_text(locations) and scan.has_move_call() and scan.may_stage(locations):
         return True
     supplied = scan.supplied(locations)
     if not supplied.possible or not _may_move_with(scan, supplied):

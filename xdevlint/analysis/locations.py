@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterable, Optional, Pattern, Tuple
 
@@ -63,7 +64,7 @@ DEFAULT_LOCATIONS: Tuple[Location, ...] = (
 #: ``get_temp_download_dir()``, ``incomplete_path``): evidence for a move's source, never a
 #: proof. A word counts as a whole part of the name (split at ``_`` and case changes), so
 #: ``template``, ``temperature`` and ``attempt`` say nothing.
-_STAGING_PARTS = re.compile(r"(?:tmp(?!ls?$)\w*|te?mp|temps|tempdir|tempfile|tempname|temppath|temporary|staging|staged|scratch|incomplete|partial)")
+_STAGING_PARTS = re.compile(r"(?:tmp(?!ls?$)\w*|te?mp|temps|tempdir|tempfile|tempname|temppath|temporary|staging|staged|scratch|incomplete)")
 _NAME_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 #: Suffixes a staged file is given beside or apart from its final name (``x.part``).
 STAGING_SUFFIXES = (".tmp", ".temp", ".part", ".partial", ".incomplete", ".download", ".crdownload")
@@ -79,6 +80,24 @@ def staging_name(identifier: str) -> bool:
 
 
 _STAGING_NAMES: Dict[str, bool] = {}
+_STAGING_SUFFIX = re.compile(r"\.(?:" + "|".join(s[1:] for s in STAGING_SUFFIXES) + r")(?![A-Za-z])")
+#: A spelled-out directory a staged file is kept in (``output / "tmp" / id``, ``".staging/x"``).
+_STAGING_COMPONENT = re.compile(r"(?:^|[/\\])\.?(?:tmp|temp|staging|scratch|incomplete)(?:[/\\]|$)", re.I)
+
+
+@lru_cache(maxsize=4096)
+def staging_literal(text: str) -> FrozenSet[str]:
+    """The evidence a spelled-out piece of a path gives, as phrases for messages: a staging
+    suffix (``.part``) or a staging directory (``tmp/``)."""
+    if len(text) > 256:
+        return frozenset()  # prose, a template, data: not a piece of a path
+    found = _STAGING_SUFFIX.search(text)
+    if found is not None:
+        return frozenset({f"named `*{found.group()}`"})
+    found = _STAGING_COMPONENT.search(text)
+    if found is not None:
+        return frozenset({f"in a `{found.group().strip('/').strip(chr(92))}` directory"})
+    return frozenset()
 
 
 def _identifier_regex(patterns: Iterable[str]) -> Optional[Pattern[str]]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os.path
 import posixpath
 import re
+from functools import lru_cache
 from pathlib import Path
 from dataclasses import dataclass, field, replace
 from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, TypeVar, Union
@@ -29,7 +30,7 @@ from libcst.helpers import get_absolute_module_for_import, get_full_name_for_nod
 from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
-from xdevlint.analysis.locations import DEFAULT, STAGING_SUFFIXES, TEMP, Locations, staging_name
+from xdevlint.analysis.locations import DEFAULT, TEMP, Locations, staging_literal, staging_name
 from xdevlint.analysis.exports import Exported, ExportedClass, Side
 from xdevlint.analysis.moves import SEVERITY, FunctionSummary, Move, MoveEffect, Related, Verdict, instantiate, move_of, verdict
 from xdevlint.analysis.project import FileView, Resolved
@@ -924,7 +925,7 @@ class _Interpreter:
             text = text.decode("latin-1")
         if text is None:
             return Value(kinds=STR_KIND)
-        return Value(locations=self.locations.for_literal(text), kinds=STR_KIND, literal=text, evidence=_suffixed(text))
+        return Value(locations=self.locations.for_literal(text), kinds=STR_KIND, literal=text, evidence=staging_literal(text))
 
     def ev_ConcatenatedString(self, node: cst.ConcatenatedString, env: Env) -> Value:
         return _concatenated(self.ev(node.left, env), self.ev(node.right, env))
@@ -1510,28 +1511,12 @@ _CWD = "<cwd>"
 _PROPERTIES = frozenset({"property", "cached_property"})
 #: ``open`` and its kin: with a writing mode, the function writes the file.
 _OPENS = frozenset({"builtins.open", "io.open", "codecs.open"})
-_STAGING_SUFFIX = re.compile(r"\.(?:" + "|".join(s[1:] for s in STAGING_SUFFIXES) + r")(?![A-Za-z])")
-#: A spelled-out directory a staged file is kept in (``output / "tmp" / id``, ``".staging/x"``).
-_STAGING_COMPONENT = re.compile(r"(?:^|[/\\])\.?(?:tmp|temp|staging|scratch|incomplete|partial)(?:[/\\]|$)", re.I)
 
 
+@lru_cache(maxsize=4096)
 def _named(name: str) -> FrozenSet[str]:
     """The evidence a name gives: staged when it says so (``tmp_path``), else none."""
     return frozenset({f"named `{name}`"}) if staging_name(name) else frozenset()
-
-
-def _suffixed(text: str) -> FrozenSet[str]:
-    """The evidence a spelled-out piece of a path gives: a staging suffix (``.part``) or
-    a staging directory (``tmp/``)."""
-    if len(text) > 256:
-        return frozenset()  # prose, a template, data: not a piece of a path
-    found = _STAGING_SUFFIX.search(text)
-    if found is not None:
-        return frozenset({f"named `*{found.group()}`"})
-    found = _STAGING_COMPONENT.search(text)
-    if found is not None:
-        return frozenset({f"in a `{found.group().strip('/').strip(chr(92))}` directory"})
-    return frozenset()
 
 
 def _writes(mode: Optional[str]) -> bool:

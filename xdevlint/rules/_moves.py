@@ -26,7 +26,7 @@ class MoveRule(Rule):
 
     @classmethod
     def may_apply(cls, scan: Scan, locations: Locations) -> bool:
-        return scan.has_move_call() and scan.may_stage(locations)
+        return scan.may_stage_by_text(locations) and scan.has_move_call() and scan.may_stage(locations)
 
     _fixes: Optional[MoveFixes] = None
     _module: Optional[cst.Module] = None
