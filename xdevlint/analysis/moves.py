@@ -16,7 +16,7 @@ import libcst as cst
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import TEMP
 from xdevlint.analysis.samefs import proven
-from xdevlint.analysis.values import Attr, Fresh, Param, Parent, Partial, Token, Value, parent_of
+from xdevlint.analysis.values import Attr, Fresh, Param, Parent, Partial, Shape, Token, Value, parent_of
 
 ValueOf = Callable[[cst.CSTNode], Value]
 
@@ -230,25 +230,34 @@ def instantiate(value: Value, bindings: Mapping[Param, Value]) -> Value:
         kinds |= argument.kinds
         literal = argument.literal
         callees, defs, instances = callees | argument.callees, defs | argument.defs, instances | argument.instances
-    idents = frozenset(t for ident in value.idents for t in _substituted(ident, bindings))
-    within: Set[Token] = set()
-    for directory in value.within:
-        within.update(_substituted(directory, bindings))
-    # What lies below a parameter (or is it, or its directory) lies where its argument does.
-    for token in (*value.within, *value.idents):
-        root = _parameter_below(token)
-        if root is not None and root in bindings:
-            within.update(bindings[root].within)
+    idents, within = _shape_at_call((value.idents, value.within), bindings)
+    alternatives = tuple(_shape_at_call(shape, bindings) for shape in value.alternatives)
     elements = None if value.elements is None else tuple(instantiate(e, bindings) for e in value.elements)
     return Value(
         locations=locations, kinds=kinds, literal=literal, callees=callees, defs=defs, instances=instances,
-        elements=elements, params=params, staged=staged, idents=idents, within=frozenset(within),
-        evidence=evidence,
+        elements=elements, params=params, staged=staged, idents=idents, within=within,
+        alternatives=alternatives, evidence=evidence,
     )
 
 
+def _shape_at_call(shape: Shape, bindings: Mapping[Param, Value]) -> Shape:
+    """One path's names and directories, with the caller's values for the parameters."""
+    idents, directories = shape
+    within: Set[Token] = set()
+    for directory in directories:
+        within.update(_substituted(directory, bindings))
+    # What lies below a parameter (or is it, or its directory) lies where its argument does.
+    for token in (*directories, *idents):
+        root = _parameter_below(token)
+        if root is not None and root in bindings:
+            within.update(bindings[root].within)
+    return frozenset(t for ident in idents for t in _substituted(ident, bindings)), frozenset(within)
+
+
 def _mentions(value: Value, bindings: Mapping[Param, Value]) -> bool:
-    return any(_substituted(t, bindings) != (t,) for t in (*value.idents, *value.within))
+    return any(
+        _substituted(t, bindings) != (t,) for idents, within in value.shapes for t in (*idents, *within)
+    )
 
 
 def _substituted(token: Token, bindings: Mapping[Param, Value]) -> Tuple[Token, ...]:

@@ -89,7 +89,7 @@ def join(envs: Sequence[Env], at: Token) -> Env:
                 continue
             both = old | value
             if not both.idents and (old.idents or value.idents) and not both.is_object:
-                both = both.evolve(idents=frozenset({Merge(at, name)}))
+                both = both.with_idents(frozenset({Merge(at, name)}))
             merged[name] = both
     result = Env(live[0].parent, merged)
     result.dead = all(e.dead for e in live)

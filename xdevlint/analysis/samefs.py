@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
-from xdevlint.analysis.values import Literal, Parent, Token, Value, parent_of
+from xdevlint.analysis.values import Literal, Parent, Shape, Token, Value, parent_of
 
 #: How many directories up from a path the proof looks for a root the other side shares.
 _DEPTH = 4
@@ -33,37 +33,44 @@ _DEPTH = 4
 
 def at_or_below(value: Value, directory: Token) -> bool:
     """Whether every path ``value`` may be lies at or below ``directory``."""
-    if directory in value.within:
+    return all(_shape_at_or_below(shape, directory) for shape in value.shapes)
+
+
+def _shape_at_or_below(shape: Shape, directory: Token) -> bool:
+    idents, within = shape
+    if directory in within:
         return True
     if isinstance(directory, Literal):
-        return any(isinstance(t, Literal) and directory.holds(t) for t in (*value.idents, *value.within))
+        return any(isinstance(t, Literal) and directory.holds(t) for t in (*idents, *within))
     while isinstance(directory, Parent):
         directory = directory.of
-        if directory in value.idents:
+        if directory in idents:
             return True
     return False
 
 
-def _below_one_root(a: Value, b: Value) -> bool:
+def _below_one_root(a: Shape, b: Shape) -> bool:
     """Whether ``b`` lies below a directory that holds ``a``: one ``a`` lies within, or
     one of the first few ancestors of a name ``a`` has."""
-    if any(at_or_below(b, directory) for directory in a.within):
+    idents, within = a
+    if any(_shape_at_or_below(b, directory) for directory in within):
         return True
-    for ident in a.idents:
+    for ident in idents:
         directory: Token = parent_of(ident)
         # Spelled-out paths share ancestors whatever their mounts (``/tmp/x``, ``/var/cache/y``):
         # only the directory a literal names is its own.
         for _ in range(1 if isinstance(ident, Literal) else _DEPTH):
-            if at_or_below(b, directory):
+            if _shape_at_or_below(b, directory):
                 return True
             directory = parent_of(directory)
     return False
 
 
 def together(a: Value, b: Value) -> bool:
-    """Whether ``a`` and ``b`` provably lie below one directory: the same tree, so (but
-    for a mount point inside it) the same filesystem."""
-    return _below_one_root(a, b) or _below_one_root(b, a)
+    """Whether ``a`` and ``b`` provably lie below one directory, whichever path each is
+    where branches met: the same tree, so (but for a mount point inside it) the same
+    filesystem."""
+    return all(_below_one_root(x, y) or _below_one_root(y, x) for x in a.shapes for y in b.shapes)
 
 
 def proven(source: Value, destination: Value, dir_fds: Optional[Tuple[Value, Value]] = None) -> bool:

@@ -130,6 +130,9 @@ class Value:
     ``dir=`` arguments of the ``tempfile`` calls that may have made it. Those two are
     unions over paths, like ``locations``. ``idents`` and ``within`` hold on every
     path: the path is each of ``idents``, and lies at or below each of ``within``.
+    ``alternatives``: where paths that disagree met (a branch, ``a or b``), the
+    (``idents``, ``within``) of each, so that a proof can hold on every one of them
+    (``samefs``); empty when the value has one shape, its own ``idents`` and ``within``.
     ``evidence``: why the path counts as *staged* (made to be moved: by ``tempfile``, named
     for a temp or staging place, written by the function...), each reason as a short
     phrase for messages; a union over paths, like ``locations``.
@@ -149,6 +152,7 @@ class Value:
     staged: FrozenSet[cst.CSTNode] = frozenset()
     idents: FrozenSet[Token] = frozenset()
     within: FrozenSet[Token] = frozenset()
+    alternatives: Tuple["Shape", ...] = ()
     evidence: FrozenSet[str] = frozenset()
     moves: Tuple["MoveEffect", ...] = ()
     exports: FrozenSet["Exported"] = frozenset()
@@ -171,6 +175,7 @@ class Value:
             staged=self.staged | other.staged,
             idents=self.idents & other.idents,
             within=self.within & other.within,
+            alternatives=_alternatives(self, other),
             evidence=self.evidence | other.evidence,
             moves=self.moves + tuple(m for m in other.moves if m not in self.moves),
             exports=self.exports | other.exports,
@@ -188,23 +193,20 @@ class Value:
 
     def derived(self, kinds: FrozenSet[str], relation: Relation, literal: Optional[str] = None) -> "Value":
         """A path made from this one: in the same locations, and where ``relation`` puts it."""
-        idents: FrozenSet[Token] = frozenset()
-        within = self.within
-        if relation is Relation.SAME:
-            idents = self.idents
-        elif relation is Relation.PARENT:
-            idents = frozenset(parent_of(t) for t in self.idents)
-        elif relation is Relation.SIBLING:
-            within = within | {parent_of(t) for t in self.idents}
-        elif relation is Relation.BELOW:
-            within = within | self.idents
+        idents, within = _related((self.idents, self.within), relation)
         # A temp's directory is no temp: what made the path staged says nothing of its parent.
         parent = relation is Relation.PARENT
         return Value(
             locations=self.locations, kinds=kinds, literal=literal, params=self.params,
             staged=frozenset() if parent else self.staged, idents=idents, within=within,
+            alternatives=tuple(_related(shape, relation) for shape in self.alternatives),
             evidence=frozenset() if parent else self.evidence,
         )
+
+    @property
+    def shapes(self) -> Tuple["Shape", ...]:
+        """The (``idents``, ``within``) of every path the value may be."""
+        return self.alternatives or ((self.idents, self.within),)
 
     def with_locations(self, locations: FrozenSet[str]) -> "Value":
         return self.evolve(locations=self.locations | locations) if locations else self
@@ -213,7 +215,11 @@ class Value:
         return self.evolve(evidence=self.evidence | evidence) if evidence and not evidence <= self.evidence else self
 
     def with_idents(self, idents: FrozenSet[Token]) -> "Value":
-        return self.evolve(idents=self.idents | idents) if idents else self
+        """The value, named also by ``idents`` (on every path it may be)."""
+        if not idents:
+            return self
+        alternatives = tuple((shape_idents | idents, within) for shape_idents, within in self.alternatives)
+        return self.evolve(idents=self.idents | idents, alternatives=alternatives)
 
     def evolve(self, **changes: object) -> "Value":
         """``dataclasses.replace``, without its cost: the interpreter makes one per expression."""
@@ -221,6 +227,35 @@ class Value:
         new.__dict__.update(self.__dict__)
         new.__dict__.update(changes)
         return new
+
+
+#: What a proof reads of one path: the names it is (``idents``) and the directories it lies
+#: at or below (``within``).
+Shape = Tuple[FrozenSet[Token], FrozenSet[Token]]
+#: How many alternatives a value keeps: past that, only what all of them share.
+_MAX_ALTERNATIVES = 4
+
+
+def _related(shape: Shape, relation: Relation) -> Shape:
+    """Where a path made from one of ``shape`` lies, by ``relation``."""
+    idents, within = shape
+    if relation is Relation.SAME:
+        return idents, within
+    if relation is Relation.PARENT:
+        return frozenset(parent_of(t) for t in idents), within
+    if relation is Relation.SIBLING:
+        return frozenset(), within | {parent_of(t) for t in idents}
+    if relation is Relation.BELOW:
+        return frozenset(), within | idents
+    return frozenset(), within
+
+
+def _alternatives(a: "Value", b: "Value") -> Tuple[Shape, ...]:
+    """The shapes of ``a | b``: each side's, when they differ (at most a few)."""
+    if a.idents == b.idents and a.within == b.within and not a.alternatives and not b.alternatives:
+        return ()
+    shapes = tuple(dict.fromkeys((*a.shapes, *b.shapes)))
+    return shapes if 1 < len(shapes) <= _MAX_ALTERNATIVES else ()
 
 
 def _union_elements(
