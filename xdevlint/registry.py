@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Dict, Iterable, Optional, Sequence, Tuple, Type
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, Optional, Sequence, Tuple, Type
 
 from xdevlint.analysis import names
 from xdevlint.model import ANALYSIS_ERROR_CODE, ANALYSIS_ERROR_NAME
@@ -34,6 +34,7 @@ __all__ = [
 PREFIX = "XDV"
 
 Gate = Callable[["Scan", "Locations"], bool]
+Cleared = Callable[["Scan"], FrozenSet[Tuple[int, int]]]
 
 #: Words of which a file must contain one to create a temp (lower case): every
 #: factory's own name, which ``from tempfile import mkstemp as mk`` still spells.
@@ -102,6 +103,8 @@ class RuleSpec:
     module: str
     attribute: str
     gate: Gate = field(compare=False)
+    #: ``Rule.cleared``, callable without importing the rule: where it never reports.
+    cleared: Cleared = field(default=lambda scan: frozenset(), compare=False)
 
     @property
     def rule(self) -> Type["Rule"]:
@@ -116,9 +119,15 @@ class RuleSpec:
 SPECS: Tuple[RuleSpec, ...] = (
     RuleSpec("XDV101", "cross-mount-rename", "xdv101_cross_mount_rename", "CrossMountRename", _may_move),
     RuleSpec("XDV102", "temp-rename-elsewhere", "xdv102_temp_rename_elsewhere", "TempRenameElsewhere", _may_move),
-    RuleSpec("XDV201", "temp-not-cleaned-on-error", "xdv201_temp_not_cleaned_on_error", "TempNotCleanedOnError", _may_leak),
+    RuleSpec(
+        "XDV201", "temp-not-cleaned-on-error", "xdv201_temp_not_cleaned_on_error", "TempNotCleanedOnError", _may_leak,
+        lambda scan: scan.cleared_temps(stay=False),
+    ),
     RuleSpec("XDV202", "swallowed-move-error", "xdv202_swallowed_move_error", "SwallowedMoveError", _may_swallow),
-    RuleSpec("XDV203", "temp-never-removed", "xdv203_temp_never_removed", "TempNeverRemoved", _may_keep),
+    RuleSpec(
+        "XDV203", "temp-never-removed", "xdv203_temp_never_removed", "TempNeverRemoved", _may_keep,
+        lambda scan: scan.cleared_temps(stay=True),
+    ),
 )
 
 #: Codes the engine reports itself, not a rule's visitor: a file it could not check

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -178,6 +178,10 @@ class TempNotCleanedOnError(Rule):
     @classmethod
     def may_apply(cls, scan: Scan, locations: Locations) -> bool:
         return scan.contains_any(TEMP_FACTORY_WORDS) and scan.may_leak_temp()
+
+    @classmethod
+    def cleared(cls, scan: Scan) -> FrozenSet[Tuple[int, int]]:
+        return scan.cleared_temps(stay=False)
 
     def visit_Module(self, node: cst.Module) -> None:
         self.module = node

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import FrozenSet, Optional, Tuple
 
 import libcst as cst
 
@@ -113,6 +113,10 @@ class TempNeverRemoved(Rule):
     @classmethod
     def may_apply(cls, scan: Scan, locations: Locations) -> bool:
         return scan.contains_any(TEMP_FACTORY_WORDS) and scan.may_keep_temp()
+
+    @classmethod
+    def cleared(cls, scan: Scan) -> FrozenSet[Tuple[int, int]]:
+        return scan.cleared_temps(stay=True)
 
     def visit_Module(self, node: cst.Module) -> None:
         self.module = node

@@ -19,7 +19,8 @@ from xdevlint.analysis import names
 from xdevlint.analysis.dotted import dotted
 from xdevlint.analysis.locations import TEMP, Locations
 from xdevlint.model import Closure, Dependencies
-from xdevlint.stages.scan_lifetime import FACTORY_NAMES, ModuleIndex, temp_may_leak, temp_may_stay
+from xdevlint.stages.scan_lifetime import FACTORY_NAMES, ModuleIndex, cleared, temp_may_leak, temp_may_stay
+from xdevlint.stages.source import lines_of
 
 if TYPE_CHECKING:  # the index is imported only when a gate asks what the project supplies
     from xdevlint.analysis.supplied import Supplied
@@ -47,6 +48,7 @@ class Scan:
         self._answers: Dict[str, bool] = {}
         self._contains: Dict[Tuple[str, ...], bool] = {}
         self._named: Optional[List[Tuple[ast.AST, str]]] = None  # ``_spelt_nodes``
+        self._cleared: Dict[str, FrozenSet[Tuple[int, int]]] = {}
 
     @property
     def lowered(self) -> str:
@@ -149,6 +151,22 @@ class Scan:
             answer = _text_may_hold_temp(self.text) and temp_may_stay(self.tree, self.index)
             self._answers["keep"] = answer
         return answer
+
+    def cleared_temps(self, stay: bool) -> FrozenSet[Tuple[int, int]]:
+        """Where the creations are (1-based line and column, as findings give them) that
+        the temp scan judges safe: from error paths (``stay`` False: XDV201) or for good
+        (``stay`` True: XDV203). See ``scan_lifetime.cleared``."""
+        key = "stay" if stay else "leak"
+        found = self._cleared.get(key)
+        if found is None:
+            index = self.index
+            sites = cleared(index, stay) if index is not None else frozenset()
+            lines = lines_of(self.text) if sites else []
+            # The AST's columns count UTF-8 bytes; a finding's count characters.
+            found = self._cleared[key] = frozenset(
+                (line, len(lines[line - 1].encode("utf-8")[:column].decode("utf-8", "replace")) + 1) for line, column in sites
+            )
+        return found
 
     def move_nodes(self, locations: Locations) -> Set[int]:
         """The ids of every node that may move, copy or link, or name a function that

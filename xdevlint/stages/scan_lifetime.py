@@ -29,7 +29,7 @@ factory only when this file makes an attribute of that name one.
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
 from xdevlint.analysis import names
 
@@ -148,6 +148,10 @@ class ModuleIndex:
         return None
 
 
+#: A creation call's place as the stdlib AST gives it: its line and its UTF-8 byte column.
+Site = Tuple[int, int]
+
+
 def temp_may_leak(tree: Optional[ast.AST], module: Optional[ModuleIndex] = None) -> bool:
     """Whether some temp the file creates and holds may leak on an error path (sound:
     False only when every one is covered as the module docstring says). ``module``: the
@@ -155,11 +159,7 @@ def temp_may_leak(tree: Optional[ast.AST], module: Optional[ModuleIndex] = None)
     if tree is None:
         return True
     module = module or ModuleIndex(tree)
-    aliases = module.aliases
-    for node in module.nodes:
-        if isinstance(node, ast.Call) and _may_create(module, node.func, aliases) and _creation_may_leak(module, node):
-            return True
-    return False
+    return any(_creation_may_leak(module, call) for call in _creations(module))
 
 
 def temp_may_stay(tree: Optional[ast.AST], module: Optional[ModuleIndex] = None) -> bool:
@@ -169,11 +169,25 @@ def temp_may_stay(tree: Optional[ast.AST], module: Optional[ModuleIndex] = None)
     if tree is None:
         return True
     module = module or ModuleIndex(tree)
+    return any(_creation_may_stay(module, call) for call in _creations(module))
+
+
+def cleared(module: ModuleIndex, stay: bool) -> FrozenSet[Site]:
+    """The creations this scan judges safe, one by one: from XDV201's error paths
+    (``stay`` False) or from XDV203's (``stay`` True). The rule never reports them,
+    whatever else the file holds: a file is left unparsed exactly when every creation in
+    it is cleared, so whether it is parsed (because another function of it makes a temp)
+    cannot change the verdict on any one of them."""
+    judge = _creation_may_stay if stay else _creation_may_leak
+    return frozenset((call.lineno, call.col_offset) for call in _creations(module) if not judge(module, call))
+
+
+def _creations(module: ModuleIndex) -> Iterator[ast.Call]:
+    """The calls that may make a temp (a factory, or an alias of one)."""
     aliases = module.aliases
     for node in module.nodes:
-        if isinstance(node, ast.Call) and _may_create(module, node.func, aliases) and _creation_may_stay(module, node):
-            return True
-    return False
+        if isinstance(node, ast.Call) and _may_create(module, node.func, aliases):
+            yield node
 
 
 def _aliases(module: ModuleIndex) -> Set[str]:
@@ -522,9 +536,11 @@ def _covered(module: ModuleIndex, statement: ast.stmt, temp: _Temp) -> bool:
     block, index = module.siblings.get(statement, (None, 0))
     if block is None:
         return False
+    # ``with NamedTemporaryFile(delete=False) as f:``: its body runs first, with the temp made.
+    body = statement.body if isinstance(statement, (ast.With, ast.AsyncWith)) else []
     waiting = temp.factory == "mktemp"  # only a name: the first statement using it creates the file
-    for following in block[index + 1:]:
-        if following.lineno == statement.end_lineno:
+    for following in [*body, *block[index + 1:]]:
+        if following.lineno == statement.end_lineno and following not in body:
             return False  # ``p = mkdtemp(); f(p)``: one statement line to libcst
         if _covers(module, following, temp):
             return True
