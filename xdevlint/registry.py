@@ -39,7 +39,7 @@ Cleared = Callable[["Scan"], FrozenSet[Tuple[int, int]]]
 #: Words of which a file must contain one to create a temp (lower case): every
 #: factory's own name, which ``from tempfile import mkstemp as mk`` still spells.
 #: The same words as ``xdv201_temp_not_cleaned_on_error.TEMP_FACTORY_WORDS``.
-TEMP_FACTORY_WORDS = ("mkstemp", "mkdtemp", "mktemp", "namedtemporaryfile", "temporarydirectory")
+TEMP_FACTORY_WORDS = ("mkstemp", "mkdtemp", "mktemp", "namedtemporaryfile", "temporarydirectory", "urlretrieve", "gettempdir")
 
 #: Qualified names of the functions whose aliases, imported from the project, keep a file.
 _MOVES = frozenset(names.MOVE_FUNCTIONS) | frozenset(names.UNBOUND_MOVE_METHODS)

@@ -17,8 +17,9 @@ from xdevlint.rules.rule import Rule, snippet
 from xdevlint.stages.scan import Scan
 
 #: Words of which a file must contain one to create a temp (lower case): every
-#: factory's own name, which ``from tempfile import mkstemp as mk`` still spells.
-TEMP_FACTORY_WORDS = ("mkstemp", "mkdtemp", "mktemp", "namedtemporaryfile", "temporarydirectory")
+#: factory's own name, which ``from tempfile import mkstemp as mk`` still spells;
+#: ``urlretrieve``; ``gettempdir``, for a unique name joined to it.
+TEMP_FACTORY_WORDS = ("mkstemp", "mkdtemp", "mktemp", "namedtemporaryfile", "temporarydirectory", "urlretrieve", "gettempdir")
 
 _EXITS = {
     "continues the loop": "continues the loop without removing it",
@@ -165,7 +166,7 @@ class TempNotCleanedOnError(Rule):
 
     CODE = "XDV201"
     NAME = "temp-not-cleaned-on-error"
-    MESSAGE = "`{name}` from `{factory}`{made} is left behind when {origin} fails: {how}"
+    MESSAGE = "{name} from `{factory}`{made} is left behind when {origin} fails: {how}"
     FIX_TITLE = "Remove the temp on the error path"
 
     METADATA_DEPENDENCIES = (ProvenanceProvider, LifetimeProvider)
@@ -201,15 +202,17 @@ class TempNotCleanedOnError(Rule):
 
     def describe(self, lifetime: Lifetime) -> str:
         temp = lifetime.temp
-        leak = lifetime.leaks[0]
+        leak = lifetime.cited or lifetime.leaks[0]
         origin = f"`{self.code(leak.origin)}`"
+        if lifetime.again:
+            origin = f"the loop's next {origin}"  # the earlier passes' temps are still held
         if leak.handler is None:
             how = "no `finally` or `except` clause removes it"
         else:
             how = f"`{self.code(leak.handler)}` {_EXITS[leak.exit]}"
         others = len(lifetime.leaks) - 1
         message = self.MESSAGE.format(
-            name=temp.handle, factory=self.code(temp.creation), made=self.made_elsewhere(temp.creation), origin=origin, how=how
+            name=held_as(temp), factory=self.code(temp.creation), made=self.made_elsewhere(temp.creation), origin=origin, how=how
         )
         if others:
             message += f" (and {others} other error path{'s' if others > 1 else ''})"
@@ -408,6 +411,16 @@ class TempNotCleanedOnError(Rule):
             number = end + 1
         result.extend(statements[last + 1:])
         return block.with_changes(body=result), bool(extended)
+
+
+def held_as(temp: Temp) -> str:
+    """How a message names the temp: by the name holding it, the container holding it
+    (``env[...]``), or, for a path inside a new temp directory, that directory."""
+    if temp.item:
+        return f"`{temp.handle}[...]`"
+    if temp.inside:
+        return f"the directory holding `{temp.handle}`"
+    return f"`{temp.handle}`"
 
 
 def _extensible(node: cst.Try) -> bool:

@@ -10,7 +10,7 @@ from xdevlint.analysis.lifetime import Lifetime, LifetimeProvider
 from xdevlint.analysis.locations import Locations
 from xdevlint.analysis.provenance import ProvenanceProvider
 from xdevlint.rules.rule import Rule, snippet
-from xdevlint.rules.xdv201_temp_not_cleaned_on_error import TEMP_FACTORY_WORDS
+from xdevlint.rules.xdv201_temp_not_cleaned_on_error import TEMP_FACTORY_WORDS, held_as
 from xdevlint.stages.scan import Scan
 
 
@@ -102,7 +102,7 @@ class TempNeverRemoved(Rule):
 
     CODE = "XDV203"
     NAME = "temp-never-removed"
-    MESSAGE = "`{name}` from `{factory}`{made} is never removed: {why}, so every call leaves it behind"
+    MESSAGE = "{name} from `{factory}`{made} is never removed: {why}, so every call leaves it behind"
 
     METADATA_DEPENDENCIES = (ProvenanceProvider, LifetimeProvider)
 
@@ -128,7 +128,9 @@ class TempNeverRemoved(Rule):
         temp = lifetime.temp
         if lifetime.kept_on is not None:
             why = f"it is kept on `{lifetime.kept_on}`, and no method of the class removes or moves it"
+        elif lifetime.only_on_error:
+            why = "only an `except` clause removes, moves or hands it on"
         else:
             why = "no path removes, moves, hands on or registers it"
         factory = snippet(self.module.code_for_node(temp.creation))
-        self.report(node, self.MESSAGE.format(name=temp.handle, factory=factory, made=self.made_elsewhere(temp.creation), why=why))
+        self.report(node, self.MESSAGE.format(name=held_as(temp), factory=factory, made=self.made_elsewhere(temp.creation), why=why))

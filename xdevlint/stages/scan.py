@@ -19,7 +19,7 @@ from xdevlint.analysis import names
 from xdevlint.analysis.dotted import dotted
 from xdevlint.analysis.locations import TEMP, Locations
 from xdevlint.model import Closure, Dependencies
-from xdevlint.stages.scan_lifetime import FACTORY_NAMES, ModuleIndex, cleared, temp_may_leak, temp_may_stay
+from xdevlint.stages.scan_lifetime import DOWNLOAD_NAMES, FACTORY_NAMES, UNIQUE_NAMES, ModuleIndex, cleared, temp_may_leak, temp_may_stay
 from xdevlint.stages.source import lines_of
 
 if TYPE_CHECKING:  # the index is imported only when a gate asks what the project supplies
@@ -728,7 +728,8 @@ def _move_like(index: ModuleIndex, candidates: Iterable[ast.AST]) -> Iterator[as
             yield node
 
 
-_TEMP_FACTORY_WORD = _words(FACTORY_NAMES)
+_TEMP_FACTORY_WORD = _words(FACTORY_NAMES | DOWNLOAD_NAMES)
+_UNIQUE_WORD = _words(UNIQUE_NAMES)
 _IMPORT_LINE = re.compile(r"[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import\b")
 _IMPORT_BRACKET = re.compile(r"import\s*$")
 _ALIASED = re.compile(r"\s+as\b")
@@ -740,7 +741,10 @@ def _text_may_hold_temp(text: str) -> bool:
     """False only when every factory in the text makes a temp nobody holds: an import
     of the name (not ``as`` another), ``NamedTemporaryFile(...)`` without ``delete``
     (in a file where no call is followed by ``.name``), ``with TemporaryDirectory() as d``.
-    Anything else goes on to the AST pass."""
+    Anything else goes on to the AST pass, and so does a file that may name something
+    unique in the temp directory (``gettempdir`` and ``uuid4``)."""
+    if "gettempdir" in text and _UNIQUE_WORD.search(text):
+        return True
     for match in _TEMP_FACTORY_WORD.finditer(text):
         start, end, word = match.start(), match.end(), match.group()
         if not _is_whole_word(text, match):
