@@ -449,3 +449,32 @@ def test_messages_do_not_depend_on_the_hash_seed() -> None:
         outputs.add(run.stdout)
     (output,) = outputs
     assert "`step0(tmp)`" in output and "(and 15 other error paths)" in output
+
+
+def test_a_partial_factory_is_the_one_its_call_can_see() -> None:
+    """``make()`` makes a temp where ``make`` is a partial factory of its own function, of
+    the module, or (``self.make()``) of its object's class: not because another function
+    binds a local ``make`` of its own."""
+    found = lifetimes(
+        """
+        import functools, subprocess, tempfile
+        def other():
+            make = functools.partial(tempfile.NamedTemporaryFile, delete=False)
+            return make
+        def caller(make):
+            f = make()
+            subprocess.run(["x", f.name])
+        class Spool:
+            def __init__(self):
+                self.make = functools.partial(tempfile.mkdtemp, prefix="spool-")
+            def fill(self):
+                d = self.make()
+                subprocess.run(["fill", d])
+        class Other:
+            def fill(self):
+                d = self.make()
+                subprocess.run(["fill", d])
+        """
+    )
+    assert [(l.temp.handle, l.temp.kind) for l in found] == [("d", DIRECTORY)]
+    assert found[0].never_released

@@ -6,7 +6,9 @@ the same findings as alone, at the same places relative to its own lines.
 The wrapping code is chosen to wake every rule's cheap scan (a temp the scan cannot
 judge, a move), so a file the scan skipped alone is parsed wrapped; and to be long
 enough that the focus (``stages/focus.py``) drops some of it. Its names are its own
-(``_locality_*``), so nothing in a fixture can mean them.
+(``_locality_*``), so nothing in a fixture can mean them, but for the locals of one
+function, which spell the fixtures' own partial factories (``make_staged``): a name
+bound in another function is not the one a call sees.
 """
 
 from __future__ import annotations
@@ -63,6 +65,18 @@ def _locality_scratch(data):
         return len(data)
     finally:
         _locality_os.unlink(scratch)
+
+
+def _locality_local_factories(data):
+    # The names the fixtures give their own partial factories, bound here to others.
+    make_staged = _locality_partial(_locality_tempfile.mkstemp, suffix=".spool")
+    staged_file = _locality_partial(_locality_tempfile.mkdtemp, suffix=".unused")
+    fd, name = make_staged()
+    try:
+        return _locality_os.write(fd, data) + len(staged_file.args)
+    finally:
+        _locality_os.close(fd)
+        _locality_os.unlink(name)
 
 
 def _locality_spooled(data):

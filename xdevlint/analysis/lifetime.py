@@ -361,7 +361,7 @@ class Analysis:
         self._released: Dict[Tuple[cst.ClassDef, str, bool, Optional[Node]], bool] = {}
         self._busy: Set[Node] = set()
         self._cleaning: Set[Node] = set()
-        self._partials: Optional[Dict[str, Tuple[cst.Call, Made]]] = None
+        self._partials: Optional[Dict[str, List[Tuple[cst.Call, Node, Made]]]] = None
         self._families: Dict[cst.ClassDef, List[cst.ClassDef]] = {}
         self._bases: Optional[Dict[cst.ClassDef, List[cst.ClassDef]]] = None
         self._naming: Optional[Dict[str, Set[Node]]] = None
@@ -579,7 +579,8 @@ class Analysis:
 
     def partial_made(self, call: cst.Call) -> Optional[Made]:
         """The call of a ``functools.partial`` factory bound to a name or attribute
-        (``make = partial(NamedTemporaryFile, delete=False)``; ``make()``)."""
+        (``make = partial(NamedTemporaryFile, delete=False)``; ``make()``) that the call can
+        see: a module's or its own function's name, or an attribute of its own object."""
         if self._partials is None:
             self._partials = {}
             for scope_calls in self.calls.values():
@@ -591,19 +592,42 @@ class Analysis:
                     if not factory or not isinstance(holder, cst.Assign) or len(holder.targets) != 1:
                         continue
                     name = _terminal(holder.targets[0].target)
-                    if name is not None and name not in self._partials:
+                    if name is not None:
                         kind = _FACTORY_KINDS[factory[0]]
-                        self._partials[name] = (inner, Made(kind, factory[0], 1 if factory[0] == "tempfile.mkstemp" else None))
+                        made = Made(kind, factory[0], 1 if factory[0] == "tempfile.mkstemp" else None)
+                        self._partials.setdefault(name, []).append((inner, holder.targets[0].target, made))
         name = _terminal(call.func)
-        bound = self._partials.get(name) if name is not None else None
+        bound = next((b for b in self._partials.get(name, ()) if self._sees(call, b[1])), None) if name is not None else None
         if bound is None:
             return None
-        partial, made = bound
+        partial, _, made = bound
         made = replace(made, located=self._in_temp_location(made.factory, [partial, call]))
         if made.kind == FILE_OBJECT:
             given = [a.value for a in (*partial.args[1:], *call.args) if a.keyword is not None and a.keyword.value == "delete"]
             made = replace(made, deleting=not (given and _is_false(given[-1])))
         return replace(made, named=made.factory == "tempfile.mktemp")
+
+    def _sees(self, call: cst.Call, target: Node) -> bool:
+        """Whether ``call``'s function can be what the assignment to ``target`` bound: a name
+        of the module, of the call's own function or one around it; ``self.make`` (or a
+        class attribute) of the call's own object's class family."""
+        bound_in = self.scope_of.get(target, self.module)
+        if isinstance(target, cst.Name) and isinstance(call.func, cst.Name):
+            scope: Optional[Node] = self.scope_of.get(call, self.module)
+            while scope is not None and scope is not bound_in and not isinstance(scope, cst.Module):
+                scope = self.scope_of.get(scope)
+            return scope is bound_in
+        if not isinstance(call.func, cst.Attribute):
+            return False
+        used = self.method_of(self.scope_of.get(call, self.module))
+        if used is None or not isinstance(call.func.value, cst.Name) or call.func.value.value != used[1]:
+            return False
+        if isinstance(bound_in, cst.ClassDef) and isinstance(target, cst.Name):
+            owner: Optional[cst.ClassDef] = bound_in  # ``make = partial(...)`` in the class body
+        else:
+            made_on = self.self_attribute(target, bound_in) if isinstance(target, cst.Attribute) else None
+            owner = made_on[0] if made_on is not None else None
+        return owner is not None and owner in self.family(used[0])
 
     def climb(self, call: cst.Call, made: Made) -> Optional[Tuple[Node, Made, bool, FrozenSet[str]]]:
         """The expression a creation ends up as (``mkstemp()[1]``, ``NamedTemporaryFile().name``,
@@ -870,6 +894,15 @@ class Analysis:
         self._locals[scope] = result
         return result
 
+    def in_handler(self, node: Node) -> bool:
+        """Whether ``node`` is in an ``except`` clause of its own scope."""
+        current = self.parent.get(node)
+        while current is not None and not isinstance(current, (*_SCOPES, cst.Module)):
+            if isinstance(current, (cst.ExceptHandler, cst.ExceptStarHandler)):
+                return True
+            current = self.parent.get(current)
+        return False
+
     def own_container(self, scope: Node, name: str) -> bool:
         """Whether ``name`` is a list, set or dict the scope made itself: bound only to
         displays, comprehensions or builtin containers' calls (never a parameter, a
@@ -957,9 +990,13 @@ class Analysis:
                                     temp.handles[target.value] = role
                             elif self.carries(value, temp):
                                 self._hold(target, local, temp)
-                    elif isinstance(node, cst.For) and isinstance(node.target, cst.Name) and node.target.value not in temp.handles:
-                        if self.iterates(node.iter, temp):
-                            temp.handles[node.target.value] = EITHER if temp.kind in _OBJECTS else PATH
+                    elif isinstance(node, cst.For):
+                        target, iterated = node.target, node.iter
+                        if isinstance(target, cst.Tuple) and len(target.elements) == 2 and isinstance(iterated, cst.Call):
+                            if iterated.args and self.value_of(iterated.func).callees & {"builtins.enumerate"}:
+                                target, iterated = target.elements[1].value, iterated.args[0].value  # ``for i, p in enumerate(paths)``
+                        if isinstance(target, cst.Name) and target.value not in temp.handles and self.iterates(iterated, temp):
+                            temp.handles[target.value] = EITHER if temp.kind in _OBJECTS else PATH
                     elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in names.STORE_METHODS:
                         if any(self.carries(a.value, temp) for a in node.args):
                             self._hold(node.func.value, local, temp)
@@ -1528,8 +1565,12 @@ class _Flow:
         self.lends = _decorated(scope, _CONTEXT_MANAGERS, value_of)  # the caller's exception arrives at its yield
         self.fixture = _decorated(scope, _FIXTURES, value_of)  # pytest resumes it after the test, whatever happened
         self.entering = isinstance(scope, cst.FunctionDef) and scope.name.value in _ENTERING and analysis.method_of(scope) is not None
-        # A temp the function removes somewhere is its own: yielding it lends it out.
-        self.owned = {i for i, t in enumerate(temps) if any(analysis.cleans(c, t) for c in analysis.calls.get(scope, ()))}
+        # A temp the function removes somewhere (not only in an ``except`` clause) is its
+        # own: yielding it lends it out, to remove it once resumed.
+        self.owned = {
+            i for i, t in enumerate(temps)
+            if any(analysis.cleans(c, t) for c in analysis.calls.get(scope, ()) if not analysis.in_handler(c))
+        }
         #: temps ``__enter__`` keeps on ``self`` for ``__exit__``: handed over when it returns
         self.pending: Set[int] = {i for i, t in enumerate(temps) if t.owner is not None and self.entering}
         #: ``self.attr`` a temp is stored on that no method of the class removes

@@ -176,8 +176,9 @@ NON_RAISING_CALLS: FrozenSet[str] = frozenset(
     | {"os.close", "os.getpid", "os.getppid", "os.getuid", "os.geteuid", "os.getgid", "os.umask"}
     # The interpreter's own list and dict: appending, inserting and looking up never fail.
     | {"sys.path.append", "sys.path.insert", "sys.modules.get"}
-    # A path from strings (``Path(f.name)``), and the numbers a loop counts through.
-    | PATH_CLASSES | {"builtins.range"}
+    # A path from strings (``Path(f.name)``); what a loop counts through (iterating a
+    # name is no call either); a string quoted for a shell.
+    | PATH_CLASSES | {"builtins.range", "builtins.enumerate", "builtins.zip", "shlex.quote", "pipes.quote"}
 )
 
 #: Calls that cannot raise when given a default (``sys.modules.pop(name, None)``);
