@@ -2,11 +2,14 @@
 
 For each temp a function creates and holds (``fd, tmp = mkstemp()``, ``d = mkdtemp()``,
 ``f = NamedTemporaryFile(delete=False)``, ``p = NamedTemporaryFile().name``,
-``p = os.path.join(mkdtemp(), "x")``, ``d = out or Path(mkdtemp())``, the call of a
-``functools.partial`` factory, ``self.tmp = mkdtemp()``, ``TemporaryDirectory()``
-outside ``with``, or a same-module helper that returns one of those), a small abstract
-interpreter walks the function's statements with the temp's status on every path:
-absent, live, removed, moved away, or handed off.
+``p = os.path.join(mkdtemp(), "x")`` (whose temp is the directory), ``d = out or
+Path(mkdtemp())``, the call of a ``functools.partial`` factory the call can see,
+``urlretrieve(url)``, a ``uuid4()`` name joined to ``gettempdir()``, ``self.tmp =
+mkdtemp()``, ``env["TMP"] = mkdtemp()`` or ``dirs.append(mkdtemp())`` into a container
+the function made, ``TemporaryDirectory()`` outside ``with``, or a helper that returns
+one of those), a small abstract interpreter walks the function's statements with the
+temp's status on every path: absent, live, removed, moved away, or handed off. Temps a
+loop makes into a container made before it stay live there from pass to pass.
 
 Only real transfers hand a temp off: ``return``/``yield`` to a caller; a store on
 ``self`` where some method of the class removes or moves it (otherwise the class keeps
@@ -27,9 +30,12 @@ XDV101/XDV102 flag) or its handler falls back to a copy: the same-directory
 Two verdicts come out of it, one ``Lifetime`` per creation:
 - the temp *leaks on an error path* (XDV201) when some path that went through an
   exception leaves the function, or starts the loop's next iteration, with the temp
-  still live, while a normal path does remove, move or hand it off;
-- the temp is *never released* (XDV203) when no statement removes, moves, hands off or
-  registers it (nor, kept on ``self``, any method of its class): every call leaves it.
+  still live, while a normal path does remove, move or hand it off (a
+  ``TemporaryDirectory`` object never: its finalizer removes it when it is dropped);
+  the leak a message names is the first of those likeliest to fail;
+- the temp is *never released* (XDV203) when no normal path (one no exception went
+  through) removes, moves, hands off or registers it (nor a closure, nor, kept on
+  ``self``, any method of its class): every call leaves it, whatever the error paths do.
 
 Ownership handed to the caller moves the obligation: the helper that returns a temp is
 checked up to its ``return``, and each caller's call is a creation of its own.

@@ -19,21 +19,31 @@ class TempNeverRemoved(Rule):
     ## What it does
     Flags a temporary file or directory (from `mkstemp`, `mkdtemp`, `mktemp`,
     `NamedTemporaryFile(delete=False)`, `NamedTemporaryFile(...).name`,
-    `os.path.join(mkdtemp(), ...)`, a `functools.partial` factory, or a same-module
-    helper that returns one) that no path removes, moves, hands on or registers for
-    removal. The finding is on the creation call.
+    `os.path.join(mkdtemp(), ...)`, a `functools.partial` factory,
+    `urllib.request.urlretrieve(url)` without a filename, a unique name in the temp
+    directory such as `os.path.join(tempfile.gettempdir(), f"x-{uuid.uuid4()}")`, or a
+    same-module helper, or with the project index another module's, that returns one)
+    that no normal path removes, moves, hands on or registers for removal: a path no
+    exception went through. A removal only in an `except` clause does not count
+    (every call that succeeds leaves the temp), and the message says so. The finding
+    is on the creation call.
 
     Handing on means a real transfer: returning or yielding the temp (or a container
     or object holding it) to the caller, storing it where it outlives the call (in a
     parameter's or a global's container), or storing it on `self` in a class where
     some method removes or moves it. A temp only passed to calls
-    (`subprocess.run([..., tmp])`, `load(path=tmp)`) is used there, not handed on. A
-    temp kept on `self` is reported when no method of the class (or of a same-module
-    base or subclass) removes it. Removal counts however it is written: `os.unlink`,
-    `shutil.rmtree`, `Path.unlink`, a same-module helper that removes its argument, a
-    closure that does, or a registration (`atexit.register`, `self.addCleanup`,
-    `ExitStack.callback`, `weakref.finalize`). A `TemporaryDirectory` object is not
-    reported: its finalizer removes the directory when the object goes.
+    (`subprocess.run([..., tmp])`, `load(path=tmp)`, `os.execvpe(..., env)` with it in
+    `env`, a dict the function made) is used there, not handed on. A temp kept on
+    `self` is reported when no method of the class (or of a same-module base or
+    subclass) removes it. Removal counts however it is written: `os.unlink`,
+    `shutil.rmtree`, `Path.unlink`, `urlcleanup()` for `urlretrieve`'s, a same-module
+    helper that removes its argument, a closure that does, a method of the object's
+    class that does, a loop over the container holding it (`for f in
+    self._files.values(): os.remove(f.name)`), or a registration (`atexit.register`,
+    `self.addCleanup`, `ExitStack.callback`, `weakref.finalize`). For a path inside a
+    new temp directory the directory is the temp: removing or moving the file leaves
+    it, and the message names "the directory holding" the path. A `TemporaryDirectory`
+    object is not reported: its finalizer removes the directory when the object goes.
 
     Only temps in the temp location are reported (no `dir=`, or one there, such as
     `tempfile.gettempdir()`): a temp made in a directory the code chose (a log
