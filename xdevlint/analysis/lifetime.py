@@ -1808,10 +1808,13 @@ class _Flow:
         else:
             other = {"next": state}
         # ``if os.path.exists(tmp): os.unlink(tmp)``: a test of the temp whose branch
-        # removes it covers the other branch too (the temp is not there, or is None).
+        # removes it covers the other branch too (the temp is not there, or is None);
+        # not a test of a name the temp is not yet (``if d is not None: rmtree(d)`` of a
+        # parameter ``d``, before ``else: d = mkdtemp()``).
         for index, temp in enumerate(self.temps):
             then_next = then.get("next")
-            if then_next is not None and then_next.get(index) == frozenset({REMOVED}) and self.decides(node.test, temp):
+            there = any(s in (LIVE, NAMED) or s[0] in ("err", "raised") for s in state.get(index, ()))
+            if there and then_next is not None and then_next.get(index) == frozenset({REMOVED}) and self.decides(node.test, temp):
                 if "next" in other:
                     other["next"] = {**other["next"], index: frozenset({REMOVED})}
         _merge(out, then)
