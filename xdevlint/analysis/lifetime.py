@@ -1887,15 +1887,19 @@ class _Flow:
         if found is None:
             a = self.a
             start, end = a.order[node.body], a.end[node.body]  # type: ignore[attr-defined]
-            inside = {n for n in a.own_nodes(self.scope) if start <= a.order[n] <= end}
-            bound_inside = {
-                name for n in inside for t in (*_targets(n), *([n.target] if isinstance(n, (cst.For, cst.NamedExpr)) else []))
-                for name in a.names_in(t)
-            }
+            inside = [n for n in a.own_nodes(self.scope) if start <= a.order[n] <= end]
+            targets = [
+                *(t for n in inside for t in _targets(n)),
+                *(n.target for n in inside if isinstance(n, (cst.For, cst.NamedExpr))),
+                *(n.asname.name for n in inside if isinstance(n, cst.WithItem) and n.asname is not None),
+            ]
+            bound_inside = {name for t in targets for name in a.names_in(t)}
             found = frozenset(
                 i for i in self.loop_temps(node)
-                if self.temps[i].factory in names.DOWNLOAD_TEMPS
-                or any(role == HOLDER and key not in bound_inside and "." not in key for key, role in self.temps[i].handles.items())
+                if self.temps[i].factory in names.DOWNLOAD_TEMPS or any(
+                    role == HOLDER and key not in bound_inside and a.own_container(self.scope, key)
+                    for key, role in self.temps[i].handles.items()
+                )
             )
             self._gathered[node] = found
         return found
