@@ -449,3 +449,61 @@ def test_messages_do_not_depend_on_the_hash_seed() -> None:
         outputs.add(run.stdout)
     (output,) = outputs
     assert "`step0(tmp)`" in output and "(and 15 other error paths)" in output
+
+
+def test_a_partial_factory_is_the_one_its_call_can_see() -> None:
+    """``make()`` makes a temp where ``make`` is a partial factory of its own function, of
+    the module, or (``self.make()``) of its object's class: not because another function
+    binds a local ``make`` of its own."""
+    found = lifetimes(
+        """
+        import functools, subprocess, tempfile
+        def other():
+            make = functools.partial(tempfile.NamedTemporaryFile, delete=False)
+            return make
+        def caller(make):
+            f = make()
+            subprocess.run(["x", f.name])
+        class Spool:
+            def __init__(self):
+                self.make = functools.partial(tempfile.mkdtemp, prefix="spool-")
+            def fill(self):
+                d = self.make()
+                subprocess.run(["fill", d])
+        class Other:
+            def fill(self):
+                d = self.make()
+                subprocess.run(["fill", d])
+        """
+    )
+    assert [(l.temp.handle, l.temp.kind) for l in found] == [("d", DIRECTORY)]
+    assert found[0].never_released
+
+
+def test_a_test_of_the_name_covers_the_other_branch_only_once_the_temp_may_exist() -> None:
+    """``if os.path.isfile(fn): os.remove(fn)`` in a ``finally`` removes the temp on the
+    error paths too; ``if tmp_dir is not None: rmtree(tmp_dir) else: tmp_dir = mkdtemp()``
+    tests a parameter, not the temp made in the other branch."""
+    guarded, given = lifetimes(
+        """
+        import os, shutil, tempfile
+        def guarded(run):
+            fd, fn = tempfile.mkstemp()
+            os.close(fd)
+            try:
+                run(fn)
+            finally:
+                if os.path.isfile(fn):
+                    os.remove(fn)
+        def given(tmp_dir=None, keep=None):
+            if tmp_dir is not None:
+                shutil.rmtree(tmp_dir, ignore_errors=True)
+            else:
+                tmp_dir = tempfile.mkdtemp()
+            if keep is not None:
+                keep.append(tmp_dir)
+            return tmp_dir
+        """
+    )
+    assert guarded.temp.handle == "fn" and not guarded.leaking and not guarded.never_released
+    assert given.temp.handle == "tmp_dir" and given.handed_off and not given.never_released

@@ -986,3 +986,34 @@ def test_a_method_parsed_from_its_own_lines_is_the_one_the_class_parse_gives(tmp
         found = project._method_node(summary, "C", 3, method.name, method.lineno)
         assert found is not None and ast.dump(found) == ast.dump(method)
         assert parses == (["C"] if method.name == "usage" else [])
+
+
+@pytest.mark.parametrize("removal, expected", [("os.remove(out)", "XDV203"), ("shutil.rmtree(os.path.dirname(out))", None)])
+def test_a_helper_returning_a_path_inside_a_new_temp_directory_is_followed_into_other_modules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, removal: str, expected: str
+) -> None:
+    """``return os.path.join(tempfile.mkdtemp(), suffix)`` in another module: each call is
+    a creation, as ``return mkdtemp()`` is, of the directory the path lies in. Removing the
+    file leaves that directory (XDV203); removing the directory lets go of it. Without the
+    index the call is unknown, and nothing is reported."""
+    files = {
+        "setup.cfg": "",
+        "pkg/__init__.py": "",
+        "pkg/scratch.py": "import os, tempfile\ndef scratch_path(suffix):\n    return os.path.join(tempfile.mkdtemp(), suffix)\n",
+        "pkg/user.py": (
+            "import os, shutil, subprocess\nfrom pkg.scratch import scratch_path\ndef build(src):\n"
+            f"    out = scratch_path('out.o')\n    try:\n        subprocess.check_call(['cc', src, '-o', out])\n"
+            f"    finally:\n        {removal}\n"
+        ),
+    }
+    for relative, text in files.items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text)
+    project.forget()
+    path = tmp_path / "pkg" / "user.py"
+    found = lint_source(path.read_bytes(), str(path), Config(root=tmp_path)).findings
+    assert [(f.span.line, f.code) for f in found] == ([(4, expected)] if expected else [])
+    if expected:
+        assert "the directory holding `out`" in found[0].message and "made by `scratch_path()` at `pkg/scratch.py:2`" in found[0].message
+    monkeypatch.setenv(project.SWITCH, "0")
+    assert lint_source(path.read_bytes(), str(path), Config(root=tmp_path)).findings == ()

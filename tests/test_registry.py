@@ -47,6 +47,17 @@ def test_gate_answers_as_the_rule_s_may_apply(spec: registry.RuleSpec) -> None:
     assert 0 < kept < 2 * len(texts)  # the fixtures both pass and fail each gate
 
 
+@pytest.mark.parametrize("spec", registry.SPECS, ids=lambda s: s.code)
+def test_cleared_places_are_the_rule_s(spec: registry.RuleSpec) -> None:
+    """Where the engine drops a finding (``Rule.cleared``) is the same through the registry."""
+    cleared = 0
+    for text in sources():
+        expected = spec.rule.cleared(Scan(text))
+        assert spec.cleared(Scan(text)) == expected, text[:200]
+        cleared += len(expected)
+    assert (cleared > 0) == (spec.code in ("XDV201", "XDV203"))
+
+
 def test_temp_factory_words_are_xdv201_s() -> None:
     from xdevlint.rules.xdv201_temp_not_cleaned_on_error import TEMP_FACTORY_WORDS
 

@@ -11,6 +11,7 @@ import pytest
 
 from xdevlint.config import Config
 from xdevlint.engine import lint_source
+from xdevlint.stages.scan import Scan
 from xdevlint.stages.scan_lifetime import temp_may_leak, temp_may_stay
 
 CONFIG = replace(Config(), select=("XDV201",))
@@ -221,6 +222,17 @@ MORE_LEAKING = {
             def __exit__(self, *exc):
                 shutil.rmtree(self.root)
     """,
+    "a write in the body of the with that made it": """
+        import os, tempfile
+        def f(data, run):
+            with tempfile.NamedTemporaryFile(delete=False) as f:
+                f.write(data)
+                name = f.name
+            try:
+                run(name)
+            finally:
+                os.remove(name)
+    """,
     "a holder returned after a failing step": """
         import tempfile
         def f(fill):
@@ -279,3 +291,40 @@ KEPT = {
 def test_temps_that_stay_reach_the_analysis(source: str) -> None:
     assert temp_may_stay(ast.parse(source))
     assert "XDV203" in _kept(source)
+
+
+TWO_TEMPS = """\
+import os, tempfile
+def safe(run):
+    fd, p = tempfile.mkstemp()
+    try:
+        run(p)
+    finally:
+        os.unlink(p)
+def leaks(run):
+    é = "ü"; d = tempfile.mkdtemp()
+    run(d, é)
+    os.rmdir(d)
+"""
+
+
+def test_cleared_creations_are_placed_as_findings_are() -> None:
+    """The scan clears each creation on its own, and says where it is as a finding would
+    (1-based columns, in characters: the AST's count UTF-8 bytes)."""
+    scan = Scan(TWO_TEMPS)
+    assert scan.cleared_temps(stay=False) == {(3, 13)}
+    findings = lint_source(TWO_TEMPS.encode(), "m.py", CONFIG, prescan=False).findings
+    assert [(f.line, f.column) for f in (f.span for f in findings)] == [(9, 18)]
+    assert scan.cleared_temps(stay=True) == {(3, 13), (9, 18)}
+
+
+def test_a_cleared_creation_is_never_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A finding at a creation the scan cleared is dropped, so that another function of the
+    file making the file worth parsing cannot change that creation's verdict; without the
+    scan (``prescan=False``: the audits that hold the scan sound) it stands."""
+    from xdevlint.stages import scan as scan_module
+
+    assert [f.code for f in lint_source(TWO_TEMPS.encode(), "m.py", CONFIG).findings] == ["XDV201"]
+    monkeypatch.setattr(scan_module, "cleared", lambda index, stay: frozenset({(3, 12), (9, 19)}))
+    assert lint_source(TWO_TEMPS.encode(), "m.py", CONFIG).findings == ()
+    assert [f.code for f in lint_source(TWO_TEMPS.encode(), "m.py", CONFIG, prescan=False).findings] == ["XDV201"]

@@ -175,3 +175,46 @@ def test_fixture_balance_per_rule(code: str) -> None:
     flagged = [p for p in cases if any(c == code for _, _, c in expected_findings(p))]
     assert len(flagged) >= 10
     assert len(cases) - len(flagged) >= len(flagged)
+
+
+def _messages(path: Path) -> list:
+    return [f.message for f in lint_source(path.read_bytes(), str(path), fixture_config(path)).findings]
+
+
+def test_the_likeliest_failure_is_named() -> None:
+    """A join that can hardly fail comes first; the message names the ``make`` that can."""
+    (message,) = _messages(FIXTURES / "XDV201" / "likeliest_failure_is_named.py")
+    assert 'is left behind when `subprocess.check_call(["make", "-C", work, label, *sources])` fails' in message
+    assert "(and 2 other error paths)" in message  # the join and the listing are still among them
+
+
+def test_a_later_pass_of_the_loop_is_named_as_such() -> None:
+    messages = _messages(FIXTURES / "XDV201" / "loop_temps_gathered_before_a_later_one_fails.py")
+    assert messages[0].startswith("`dirs[...]` from `tempfile.mkdtemp(")
+    assert "is left behind when the loop's next `dirs.append(tempfile.mkdtemp(" in messages[0]
+
+
+def test_xdv203_says_why_no_path_lets_go() -> None:
+    (error_only,) = _messages(FIXTURES / "XDV203" / "removed_only_in_an_except_clause.py")
+    assert "is never removed: only an `except` clause removes, moves or hands it on" in error_only
+    (inside,) = _messages(FIXTURES / "XDV203" / "file_inside_a_temp_dir_on_self_removed.py")
+    assert inside.startswith("the directory holding `self.loc` from `tempfile.mkdtemp()` is never removed: it is kept on `self.loc`")
+    (item,) = _messages(FIXTURES / "XDV203" / "env_item_handed_to_exec.py")
+    assert item.startswith("`env[...]` from `tempfile.mkdtemp()` is never removed")
+
+
+@pytest.mark.parametrize(
+    "statement",
+    ["target = Path(work)", "names.append('x')", "os.makedirs(work, exist_ok=True)", "Path(work).mkdir(exist_ok=True)"],
+)
+def test_what_cannot_fail_is_never_the_failure(statement: str) -> None:
+    """A statement that cannot raise between the creation and the ``try`` starts no error path."""
+    source = (
+        "import os, shutil, subprocess, tempfile\nfrom pathlib import Path\n"
+        f"def build():\n    names = []\n    work = tempfile.mkdtemp()\n    {statement}\n"
+        "    try:\n        subprocess.check_call(['make', work])\n    finally:\n        shutil.rmtree(work)\n"
+    )
+    assert codes(source, TempNotCleanedOnError) == []
+    flagged = source.replace("exist_ok=True", "exist_ok=False").replace("names.append", "other.append")
+    if flagged != source:  # a directory made anew, or an append to a list of unknown kind: it may fail
+        assert codes(flagged, TempNotCleanedOnError) == ["XDV201"]

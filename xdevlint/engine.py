@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 import warnings
-from typing import TYPE_CHECKING, Optional, Sequence, Tuple, Type, Union
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Sequence, Tuple, Type, Union
 
 from xdevlint.config import Config
 from xdevlint.model import (
@@ -168,6 +168,8 @@ def _lint(
     if focused is not None:  # a check only: fixes edit the whole file (``stages.focus``)
         parsed = (focused.text, focused.text, focused.tree)
     findings, module, analysed = analyse(*parsed, path, config, classes, refused, edits, dependencies)
+    if prescan:
+        findings = _uncleared(findings, candidates, scan)
     read, closure = _rests_on(scan, dependencies)
     read |= analysed
     if not noqa:
@@ -177,6 +179,25 @@ def _lint(
     if any(f.code == ANALYSIS_ERROR_CODE for f in findings):
         judged = []  # a file that was not checked proves no noqa unused
     return _unused_noqa(path, text, found, findings, judged), module, read, closure
+
+
+def _uncleared(findings: Sequence[Finding], rules: Sequence[Union[Type["Rule"], RuleSpec]], scan: Scan) -> List[Finding]:
+    """The findings at no place the cheap scan cleared for their rule (``Rule.cleared``):
+    a file no rule's gate keeps is not parsed, so a finding there must not depend on
+    whether something else in the file had it parsed."""
+    by_code = {_code(rule): rule for rule in rules}
+    cleared: Dict[str, FrozenSet[Tuple[int, int]]] = {}
+    kept: List[Finding] = []
+    for finding in findings:
+        rule = by_code.get(finding.code)
+        if rule is not None:
+            sites = cleared.get(finding.code)
+            if sites is None:
+                sites = cleared[finding.code] = rule.cleared(scan)
+            if (finding.span.line, finding.span.column) in sites:
+                continue
+        kept.append(finding)
+    return kept
 
 
 def _unused_noqa(path: str, text: str, found: Comments, findings: Sequence[Finding], judged: Sequence[str]) -> Tuple[Finding, ...]:

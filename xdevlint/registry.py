@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Dict, Iterable, Optional, Sequence, Tuple, Type
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, Optional, Sequence, Tuple, Type
 
 from xdevlint.analysis import names
 from xdevlint.model import ANALYSIS_ERROR_CODE, ANALYSIS_ERROR_NAME
@@ -35,11 +35,12 @@ __all__ = [
 PREFIX = "XDV"
 
 Gate = Callable[["Scan", "Locations"], bool]
+Cleared = Callable[["Scan"], FrozenSet[Tuple[int, int]]]
 
 #: Words of which a file must contain one to create a temp (lower case): every
 #: factory's own name, which ``from tempfile import mkstemp as mk`` still spells.
 #: The same words as ``xdv201_temp_not_cleaned_on_error.TEMP_FACTORY_WORDS``.
-TEMP_FACTORY_WORDS = ("mkstemp", "mkdtemp", "mktemp", "namedtemporaryfile", "temporarydirectory")
+TEMP_FACTORY_WORDS = ("mkstemp", "mkdtemp", "mktemp", "namedtemporaryfile", "temporarydirectory", "urlretrieve", "gettempdir")
 
 #: Qualified names of the functions whose aliases, imported from the project, keep a file.
 _MOVES = frozenset(names.MOVE_FUNCTIONS) | frozenset(names.UNBOUND_MOVE_METHODS)
@@ -126,6 +127,8 @@ class RuleSpec:
     module: str
     attribute: str
     gate: Gate = field(compare=False)
+    #: ``Rule.cleared``, callable without importing the rule: where it never reports.
+    cleared: Cleared = field(default=lambda scan: frozenset(), compare=False)
     #: Off unless a selection names the code itself (``extend-select = ["XDV103"]``):
     #: ``ALL`` and prefixes leave it out, as ruff leaves out its preview rules.
     opt_in: bool = False
@@ -147,9 +150,15 @@ SPECS: Tuple[RuleSpec, ...] = (
         "XDV103", "move-not-proven-same-filesystem", "xdv103_move_not_proven_same_filesystem",
         "MoveNotProvenSameFilesystem", _may_move_at_all, opt_in=True,
     ),
-    RuleSpec("XDV201", "temp-not-cleaned-on-error", "xdv201_temp_not_cleaned_on_error", "TempNotCleanedOnError", _may_leak),
+    RuleSpec(
+        "XDV201", "temp-not-cleaned-on-error", "xdv201_temp_not_cleaned_on_error", "TempNotCleanedOnError", _may_leak,
+        lambda scan: scan.cleared_temps(stay=False),
+    ),
     RuleSpec("XDV202", "swallowed-move-error", "xdv202_swallowed_move_error", "SwallowedMoveError", _may_swallow),
-    RuleSpec("XDV203", "temp-never-removed", "xdv203_temp_never_removed", "TempNeverRemoved", _may_keep),
+    RuleSpec(
+        "XDV203", "temp-never-removed", "xdv203_temp_never_removed", "TempNeverRemoved", _may_keep,
+        lambda scan: scan.cleared_temps(stay=True),
+    ),
 )
 
 #: Codes the engine reports itself, not a rule's visitor: a file it could not check

@@ -27,8 +27,9 @@ from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import TEMP
 
-#: What a temp is held as, as the lifetime analysis names it.
-FILE, DIRECTORY = "file", "directory"
+#: What a temp is held as, as the lifetime analysis names it; and a path inside a new
+#: temp directory (``os.path.join(mkdtemp(), name)``), whose directory is the temp.
+FILE, DIRECTORY, INSIDE = "file", "directory", "inside"
 #: Factories whose call, without ``dir=``, makes a temp in the temp location.
 _MADE = {"tempfile.mkdtemp": DIRECTORY, "tempfile.mktemp": FILE}
 _OBJECT = "tempfile.NamedTemporaryFile"
@@ -44,7 +45,7 @@ class Side:
 
     param: Optional[str] = None
     derived: bool = False
-    temp: Optional[str] = None  # FILE or DIRECTORY: a fresh temp the function made
+    temp: Optional[str] = None  # FILE, DIRECTORY or INSIDE: a fresh temp the function made
     holder: bool = False  # a ``NamedTemporaryFile(delete=False)`` object: ``.name`` is a temp file
     locations: FrozenSet[str] = frozenset()
     path: bool = False  # a pathlib path: ``.rename`` on it moves a file
@@ -116,7 +117,7 @@ class Exported:
         """The library functions a call of it stands for, to the scan's gates."""
         found = {f"pathlib.{m.function}" if m.function.startswith("Path.") else m.function for m in self.moves}
         if self.returns_temp:
-            found.add("tempfile.mkdtemp" if self.returns_temp == DIRECTORY else "tempfile.mkstemp")
+            found.add("tempfile.mkstemp" if self.returns_temp == FILE else "tempfile.mkdtemp")
         return frozenset(found)
 
     @property
@@ -479,7 +480,7 @@ class _Body:
                 return Side(locations=self.context.locations(node))
             return _UNKNOWN
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-            return replace(_derived(self.ev(node.left)), path=True)
+            return replace(_inside(self.ev(node.left)), path=True)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             return _derived(self.ev(node.left))
         if isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.FormattedValue):
@@ -517,9 +518,9 @@ class _Body:
         if callee in names.PASS_THROUGH_CALLS and not callee.endswith(".dirname"):
             return first
         if callee in names.PATH_CLASSES:
-            return replace(first if len(args) == 1 else _derived(first), path=True)
+            return replace(first if len(args) == 1 else _inside(first), path=True)
         if callee in names.JOIN_CALLS:
-            return _derived(first) if args else _UNKNOWN
+            return _inside(first) if args else _UNKNOWN
         exported = self.context.function(callee)
         if exported is not None:
             if exported.returns_temp:
@@ -539,6 +540,12 @@ def _derived(side: Side) -> Side:
     if side.param is not None:
         return Side(param=side.param, derived=True, locations=side.locations, path=side.path)
     return Side(locations=side.locations, path=side.path)
+
+
+def _inside(side: Side) -> Side:
+    """A path joined below ``side``'s: inside the new temp directory ``side`` may be."""
+    joined = _derived(side)
+    return replace(joined, temp=INSIDE) if side.temp in (DIRECTORY, INSIDE) else joined
 
 
 def _has_dir(call: ast.Call) -> bool:

@@ -2,11 +2,14 @@
 
 For each temp a function creates and holds (``fd, tmp = mkstemp()``, ``d = mkdtemp()``,
 ``f = NamedTemporaryFile(delete=False)``, ``p = NamedTemporaryFile().name``,
-``p = os.path.join(mkdtemp(), "x")``, ``d = out or Path(mkdtemp())``, the call of a
-``functools.partial`` factory, ``self.tmp = mkdtemp()``, ``TemporaryDirectory()``
-outside ``with``, or a same-module helper that returns one of those), a small abstract
-interpreter walks the function's statements with the temp's status on every path:
-absent, live, removed, moved away, or handed off.
+``p = os.path.join(mkdtemp(), "x")`` (whose temp is the directory), ``d = out or
+Path(mkdtemp())``, the call of a ``functools.partial`` factory the call can see,
+``urlretrieve(url)``, a ``uuid4()`` name joined to ``gettempdir()``, ``self.tmp =
+mkdtemp()``, ``env["TMP"] = mkdtemp()`` or ``dirs.append(mkdtemp())`` into a container
+the function made, ``TemporaryDirectory()`` outside ``with``, or a helper that returns
+one of those), a small abstract interpreter walks the function's statements with the
+temp's status on every path: absent, live, removed, moved away, or handed off. Temps a
+loop makes into a container made before it stay live there from pass to pass.
 
 Only real transfers hand a temp off: ``return``/``yield`` to a caller; a store on
 ``self`` where some method of the class removes or moves it (otherwise the class keeps
@@ -27,9 +30,12 @@ XDV101/XDV102 flag) or its handler falls back to a copy: the same-directory
 Two verdicts come out of it, one ``Lifetime`` per creation:
 - the temp *leaks on an error path* (XDV201) when some path that went through an
   exception leaves the function, or starts the loop's next iteration, with the temp
-  still live, while a normal path does remove, move or hand it off;
-- the temp is *never released* (XDV203) when no statement removes, moves, hands off or
-  registers it (nor, kept on ``self``, any method of its class): every call leaves it.
+  still live, while a normal path does remove, move or hand it off (a
+  ``TemporaryDirectory`` object never: its finalizer removes it when it is dropped);
+  the leak a message names is the first of those likeliest to fail;
+- the temp is *never released* (XDV203) when no normal path (one no exception went
+  through) removes, moves, hands off or registers it (nor a closure, nor, kept on
+  ``self``, any method of its class): every call leaves it, whatever the error paths do.
 
 Ownership handed to the caller moves the obligation: the helper that returns a temp is
 checked up to its ``return``, and each caller's call is a creation of its own.
@@ -49,7 +55,7 @@ import libcst as cst
 from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
-from xdevlint.analysis.exports import Exported
+from xdevlint.analysis.exports import INSIDE, Exported
 from xdevlint.analysis.locations import TEMP
 from xdevlint.analysis.provenance import ProvenanceProvider, call_arguments
 from xdevlint.analysis.tree import children
@@ -96,16 +102,33 @@ _CONTAINERS = frozenset(f"builtins.{c}" for c in ("dict", "list", "tuple", "set"
 #: ``registry.track(p)``) is taken at its word. ``list.remove`` and ``set.discard`` are not.
 _RELEASING_WORD = re.compile(r"clean|remov|delet|unlink|rmtree|rmdir|purge|dispos|finali[sz]|register|track", re.I)
 _CONTAINER_METHODS = frozenset({"remove", "discard", "pop"})
+#: Builtins whose failure is an error of the world, not of the program.
+_FALLIBLE_BUILTINS = frozenset({"builtins.open", "builtins.input", "builtins.__import__", "builtins.exec", "builtins.eval", "builtins.compile", "builtins.next", "builtins.int", "builtins.float"})
+#: Methods that hardly fail on a container or a string (not on a path: ``p.replace`` moves).
+_HARDLY_FAILING_METHODS = frozenset({
+    "append", "appendleft", "add", "insert", "extend", "update", "setdefault", "get", "pop", "popleft", "copy", "keys",
+    "values", "items", "clear", "sort", "index", "count", "join", "format", "strip", "lstrip", "rstrip", "split",
+    "rsplit", "splitlines", "lower", "upper", "replace", "startswith", "endswith", "encode", "decode",
+})
+#: Methods of a list, set or dict that cannot fail (whatever the item: a hashable key aside).
+_INFALLIBLE_METHODS = frozenset({"append", "appendleft", "add", "insert", "get", "setdefault", "copy", "keys", "values", "items", "clear"})
+#: Calls whose result is a fresh builtin container.
+_CONTAINER_MAKERS = _CONTAINERS | {"collections.deque", "collections.OrderedDict", "collections.defaultdict"}
 #: Registrations of any callable: they remove the temp only when the callable does
 #: (``_registers_cleanup`` decides those), so their names prove nothing.
 _REGISTRATIONS = frozenset({"register", "addCleanup", "addClassCleanup", "addAsyncCleanup", "callback", "finalize", "Finalize"})
 _TAKING_METHODS = frozenset({"pop", "popleft", "popitem", "get"})
+#: ``d.values()``, ``list(paths)``: the same items, to a ``for``.
+_VIEWS = frozenset({"values", "copy"})
+_ORDERING = frozenset({"builtins.list", "builtins.tuple", "builtins.sorted", "builtins.reversed", "builtins.set"})
 _STDLIB = frozenset(sys.stdlib_module_names) | {"builtins"}
 _LOOPS = (cst.For, cst.While)
 _SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 
 #: Roles of the names (and ``self.attr`` keys) a temp is known by.
 PATH, OBJECT, HOLDER, EITHER = "path", "object", "holder", "either"
+#: The directory a path inside a new temp directory lies in (``d = os.path.dirname(p)``).
+DIR = "dir"
 
 ValueOf = Callable[[cst.CSTNode], Value]
 Node = cst.CSTNode
@@ -133,6 +156,7 @@ class Made:
     named: bool = False  # only a name until a statement uses it (``mktemp``, ``NamedTemporaryFile().name``)
     inside: bool = False  # a path inside the temp directory (``os.path.join(mkdtemp(), "x")``)
     located: bool = True  # in the temp location (no ``dir=``, or one there), not a directory the code chose
+    unique: bool = False  # a name in the temp directory made unique by ``uuid4()``, not by ``tempfile``
 
 
 @dataclass(frozen=True)
@@ -151,6 +175,11 @@ class Temp:
     #: ``out or mkdtemp()``: maybe not a temp at all; the names that decide it.
     conditional: bool = False
     guards: FrozenSet[str] = frozenset()
+    #: created into an item of a container the function made (``env["TMP"] = mkdtemp()``,
+    #: ``dirs.append(mkdtemp())``): ``handle`` is the container
+    item: bool = False
+    #: named by ``uuid4()`` in the temp directory, rather than made by ``tempfile``
+    unique: bool = False
     #: created into ``self.attr``: the class that keeps it
     owner: Optional[cst.ClassDef] = field(default=None, compare=False)
     #: attribute names that denote the temp on any object (used to ask a class about it)
@@ -193,6 +222,12 @@ class Lifetime:
     never_released: bool = False
     #: ``self.attr`` it was stored on, when no method of the class removes it
     kept_on: Optional[str] = None
+    #: never released, though an ``except`` clause (only) removes, moves or hands it on
+    only_on_error: bool = False
+    #: the leak a message names: the first of those likeliest to fail
+    cited: Optional[Leak] = None
+    #: ``cited`` is the creation's own statement, failing on a later pass of a loop
+    again: bool = False
 
     @property
     def leaking(self) -> bool:
@@ -268,6 +303,10 @@ def _is_false(node: Optional[cst.BaseExpression]) -> bool:
     return isinstance(node, cst.Name) and node.value == "False"
 
 
+def _is_true(node: Optional[cst.BaseExpression]) -> bool:
+    return isinstance(node, cst.Name) and node.value == "True"
+
+
 def _key(expression: Node) -> Optional[str]:
     """How a temp's holder is named: ``tmp``, or ``self.tmp``."""
     if isinstance(expression, cst.Name):
@@ -324,16 +363,18 @@ class Analysis:
         self._raises: Dict[Node, Optional[str]] = {}
         self._temps: Dict[Node, List[Temp]] = {}
         self._locals: Dict[Node, FrozenSet[str]] = {}
-        self._released: Dict[Tuple[cst.ClassDef, str], bool] = {}
+        self._released: Dict[Tuple[cst.ClassDef, str, bool, Optional[Node]], bool] = {}
         self._busy: Set[Node] = set()
         self._cleaning: Set[Node] = set()
-        self._partials: Optional[Dict[str, Tuple[cst.Call, Made]]] = None
+        self._partials: Optional[Dict[str, List[Tuple[cst.Call, Node, Made]]]] = None
         self._families: Dict[cst.ClassDef, List[cst.ClassDef]] = {}
         self._bases: Optional[Dict[cst.ClassDef, List[cst.ClassDef]]] = None
         self._naming: Optional[Dict[str, Set[Node]]] = None
         self._initializers: Dict[cst.ClassDef, Optional[cst.FunctionDef]] = {}
         self._own: Dict[Node, List[Node]] = {}
         self._binders: Dict[Node, List[Node]] = {}
+        self._containers: Dict[Tuple[Node, str], bool] = {}
+        self._method_releases: Dict[Tuple[cst.ClassDef, str, str, bool], bool] = {}
 
     def _index(self, module: cst.Module) -> None:
         counter = 0
@@ -427,10 +468,11 @@ class Analysis:
                     self._naming.setdefault(node.attr.value, set()).add(scope)
         return self._naming.get(attr, set())
 
-    def released(self, cls: cst.ClassDef, attr: str) -> bool:
-        """Whether some method of the class (or a same-module base or subclass) removes,
-        moves or registers the removal of what ``self.attr`` holds."""
-        key = (cls, attr)
+    def released(self, cls: cst.ClassDef, attr: str, inside: bool = False, besides: Optional[Node] = None) -> bool:
+        """Whether some method of the class (or a same-module base or subclass), other than
+        ``besides``, removes, moves or registers the removal of what ``self.attr`` holds
+        (``inside``: of the new temp directory a path inside it lies in)."""
+        key = (cls, attr, inside, besides)
         found = self._released.get(key)
         if found is not None:
             return found
@@ -442,9 +484,9 @@ class Analysis:
             owner = self.scope_of.get(function)
             while owner is not None and not isinstance(owner, (cst.ClassDef, cst.Module)):
                 owner = self.scope_of.get(owner)
-            if owner not in family:
+            if owner not in family or function is besides:
                 continue
-            probe = Temp(cst.Call(func=cst.Name("_")), function, "", DIRECTORY_OBJECT, "", False, attributes=frozenset({attr}))
+            probe = Temp(cst.Call(func=cst.Name("_")), function, "", DIRECTORY_OBJECT, "", False, inside=inside, attributes=frozenset({attr}))
             self._aliases(function, [probe])
             if any(self.cleans(c, probe) or self.moves(c, probe) for c in self.calls.get(function, ())):
                 result = True
@@ -459,6 +501,12 @@ class Analysis:
         value = self.value_of(call.func)
         if any(isinstance(t, Partial) for t in value.idents):
             return self.partial_made(call)  # the factory with what the ``partial`` bound
+        if value.callees & names.DOWNLOAD_TEMPS:
+            if any(a.star for a in call.args) or _argument(call, 1, "filename") is not None:
+                return None  # downloaded where the code said
+            return Made(FILE, sorted(value.callees & names.DOWNLOAD_TEMPS)[0], 0)
+        if value.callees & (names.JOIN_CALLS | names.PATH_CLASSES) and self.unique_in_temp(call):
+            return Made(DIRECTORY if self.makes_directories(call) else FILE, sorted(value.callees)[0], named=True, unique=True)
         for callee in sorted(value.callees):
             kind = _FACTORY_KINDS.get(callee)
             if kind is not None:
@@ -469,6 +517,8 @@ class Analysis:
                 located = self._in_temp_location(callee, [call])
                 return Made(kind, callee, index, deleting=deleting, named=callee == "tempfile.mktemp", located=located)
         for exported in sorted(value.exports, key=lambda e: e.qualified):
+            if exported.returns_temp == INSIDE:  # a path inside a temp directory it made
+                return Made(DIRECTORY, exported.qualified, inside=True)
             if exported.returns_temp:  # another project module's helper hands one back
                 return Made(exported.returns_temp, exported.qualified)
         if not value.callees and not value.defs:
@@ -481,6 +531,28 @@ class Analysis:
                 if returned is not None:
                     return returned
         return None
+
+    def unique_in_temp(self, call: cst.Call) -> bool:
+        """``os.path.join(tempfile.gettempdir(), f"app-{uuid.uuid4()}")``: a name in the
+        temp directory itself made unique by a call, which nothing else will ever remove."""
+        if len(call.args) < 2 or any(a.star or a.keyword is not None for a in call.args):
+            return False
+        first = call.args[0].value
+        if not isinstance(first, cst.Call) or not self.value_of(first.func).callees & names.TEMP_DIR_CALLS:
+            return False
+        return any(
+            isinstance(n, cst.Call) and self.value_of(n.func).callees & names.UNIQUE_NAME_CALLS
+            for a in call.args[1:] for n in self._walk(a.value)
+        )
+
+    def makes_directories(self, call: cst.Call) -> bool:
+        """Whether the function holding ``call`` makes a directory somewhere (what a unique
+        name in the temp directory most likely becomes then)."""
+        scope = self.scope_of.get(call, self.module)
+        return any(
+            self.value_of(c.func).callees & {"os.makedirs", "os.mkdir"} or isinstance(c.func, cst.Attribute) and c.func.attr.value == "mkdir"
+            for c in self.calls.get(scope, ())
+        )
 
     def _pipe_name(self, call: cst.Call) -> bool:
         prefix = _argument(call, 1, "prefix")
@@ -514,7 +586,8 @@ class Analysis:
 
     def partial_made(self, call: cst.Call) -> Optional[Made]:
         """The call of a ``functools.partial`` factory bound to a name or attribute
-        (``make = partial(NamedTemporaryFile, delete=False)``; ``make()``)."""
+        (``make = partial(NamedTemporaryFile, delete=False)``; ``make()``) that the call can
+        see: a module's or its own function's name, or an attribute of its own object."""
         if self._partials is None:
             self._partials = {}
             for scope_calls in self.calls.values():
@@ -526,19 +599,42 @@ class Analysis:
                     if not factory or not isinstance(holder, cst.Assign) or len(holder.targets) != 1:
                         continue
                     name = _terminal(holder.targets[0].target)
-                    if name is not None and name not in self._partials:
+                    if name is not None:
                         kind = _FACTORY_KINDS[factory[0]]
-                        self._partials[name] = (inner, Made(kind, factory[0], 1 if factory[0] == "tempfile.mkstemp" else None))
+                        made = Made(kind, factory[0], 1 if factory[0] == "tempfile.mkstemp" else None)
+                        self._partials.setdefault(name, []).append((inner, holder.targets[0].target, made))
         name = _terminal(call.func)
-        bound = self._partials.get(name) if name is not None else None
+        bound = next((b for b in self._partials.get(name, ()) if self._sees(call, b[1])), None) if name is not None else None
         if bound is None:
             return None
-        partial, made = bound
+        partial, _, made = bound
         made = replace(made, located=self._in_temp_location(made.factory, [partial, call]))
         if made.kind == FILE_OBJECT:
             given = [a.value for a in (*partial.args[1:], *call.args) if a.keyword is not None and a.keyword.value == "delete"]
             made = replace(made, deleting=not (given and _is_false(given[-1])))
         return replace(made, named=made.factory == "tempfile.mktemp")
+
+    def _sees(self, call: cst.Call, target: Node) -> bool:
+        """Whether ``call``'s function can be what the assignment to ``target`` bound: a name
+        of the module, of the call's own function or one around it; ``self.make`` (or a
+        class attribute) of the call's own object's class family."""
+        bound_in = self.scope_of.get(target, self.module)
+        if isinstance(target, cst.Name) and isinstance(call.func, cst.Name):
+            scope: Optional[Node] = self.scope_of.get(call, self.module)
+            while scope is not None and scope is not bound_in and not isinstance(scope, cst.Module):
+                scope = self.scope_of.get(scope)
+            return scope is bound_in
+        if not isinstance(call.func, cst.Attribute):
+            return False
+        used = self.method_of(self.scope_of.get(call, self.module))
+        if used is None or not isinstance(call.func.value, cst.Name) or call.func.value.value != used[1]:
+            return False
+        if isinstance(bound_in, cst.ClassDef) and isinstance(target, cst.Name):
+            owner: Optional[cst.ClassDef] = bound_in  # ``make = partial(...)`` in the class body
+        else:
+            made_on = self.self_attribute(target, bound_in) if isinstance(target, cst.Attribute) else None
+            owner = made_on[0] if made_on is not None else None
+        return owner is not None and owner in self.family(used[0])
 
     def climb(self, call: cst.Call, made: Made) -> Optional[Tuple[Node, Made, bool, FrozenSet[str]]]:
         """The expression a creation ends up as (``mkstemp()[1]``, ``NamedTemporaryFile().name``,
@@ -716,6 +812,7 @@ class Analysis:
         parent = self.parent.get(expression)
         target: Optional[Node] = None
         statement: Optional[Node] = None
+        item = False
         if isinstance(parent, cst.Assign) and parent.value is expression and len(parent.targets) == 1:
             target, statement = parent.targets[0].target, self.parent.get(parent)
         elif isinstance(parent, cst.AnnAssign) and parent.value is expression:
@@ -724,6 +821,14 @@ class Analysis:
             if made.kind == DIRECTORY_OBJECT:
                 return None  # ``with TemporaryDirectory() as d``: the context manager cleans up
             target, statement = parent.asname.name, self.parent.get(parent)  # the With
+        elif isinstance(parent, cst.Arg) and parent.keyword is None and not parent.star and made.index is None:
+            stored = self.parent.get(parent)  # ``dirs.append(mkdtemp())``: an item of ``dirs``
+            line = self.parent.get(stored) if isinstance(stored, cst.Call) else None
+            if (
+                isinstance(stored, cst.Call) and isinstance(stored.func, cst.Attribute) and stored.func.attr.value in names.STORE_METHODS
+                and isinstance(line, cst.Expr) and line.value is stored
+            ):
+                target, statement, item = stored.func.value, self.parent.get(line), True
         descriptor: Optional[str] = None
         if made.index is not None:
             if not isinstance(target, (cst.Tuple, cst.List)) or made.index >= len(target.elements):
@@ -735,6 +840,11 @@ class Analysis:
             return None
         scope = self.scope_of.get(call, self.module)
         owner: Optional[cst.ClassDef] = None
+        if isinstance(target, cst.Subscript):  # ``env["TMP"] = mkdtemp()``
+            target, item = target.value, True
+        if item:  # held by a container, when the function made it
+            if not isinstance(target, cst.Name) or target.value not in self.locals_of(scope):
+                return None  # a parameter's, a global's, an attribute's: that owner's to remove
         if isinstance(target, cst.Name):
             if target.value in self._globals(call):
                 return None
@@ -745,16 +855,18 @@ class Analysis:
                 return None  # on another object, or deeper in this one: that object's to remove
             owner = owned[0]
             key = f"{_key(target.value)}.{target.attr.value}"
-            if self.released(owner, target.attr.value) and getattr(scope, "name", None) is not None and scope.name.value not in _ENTERING:  # type: ignore[attr-defined]
-                return None  # the object owns it from the start, and some method removes it
+            entering = getattr(scope, "name", None) is not None and scope.name.value in _ENTERING  # type: ignore[attr-defined]
+            if not entering and self.released(owner, target.attr.value, made.inside, besides=scope):
+                return None  # the object owns it from the start, and another method removes it
         else:
             return None
         is_path = self.value_of(expression).is_path
         temp = Temp(
             call, statement, made.factory, made.kind, key, is_path, named=made.named, inside=made.inside,
-            located=made.located, conditional=conditional, guards=guards, owner=owner, descriptor=descriptor,
+            located=made.located, conditional=conditional, guards=guards, owner=owner, descriptor=descriptor, item=item,
+            unique=made.unique,
         )
-        temp.handles[key] = OBJECT if made.kind in _OBJECTS else PATH
+        temp.handles[key] = HOLDER if item else OBJECT if made.kind in _OBJECTS else PATH
         return temp
 
     def _globals(self, node: Node) -> Set[str]:
@@ -788,6 +900,51 @@ class Analysis:
         result = frozenset(bound - self._globals_of(scope)) if not isinstance(scope, cst.Module) else frozenset()
         self._locals[scope] = result
         return result
+
+    def in_handler(self, node: Node) -> bool:
+        """Whether ``node`` is in an ``except`` clause of its own scope."""
+        current = self.parent.get(node)
+        while current is not None and not isinstance(current, (*_SCOPES, cst.Module)):
+            if isinstance(current, (cst.ExceptHandler, cst.ExceptStarHandler)):
+                return True
+            current = self.parent.get(current)
+        return False
+
+    def own_container(self, scope: Node, name: str) -> bool:
+        """Whether ``name`` is a list, set or dict the scope made itself: bound only to
+        displays, comprehensions or builtin containers' calls (never a parameter, a
+        loop variable or a global)."""
+        key = (scope, name)
+        found = self._containers.get(key)
+        if found is not None:
+            return found
+        bindings = 0
+        found = name in self.locals_of(scope) and not (
+            isinstance(scope, cst.FunctionDef) and any(p.name.value == name for p in (*_parameters(scope), *scope.params.kwonly_params))
+        )
+        for node in self.own_nodes(scope) if found else ():
+            if isinstance(node, (cst.Assign, cst.AnnAssign)):
+                targets = _targets(node)
+                if any(isinstance(t, cst.Name) and t.value == name for t in targets):
+                    value = node.value
+                    bindings += 1
+                    if len(targets) != 1 or not (
+                        isinstance(value, (cst.List, cst.Set, cst.Dict, cst.ListComp, cst.SetComp, cst.DictComp))
+                        or isinstance(value, cst.Call) and bool(self.value_of(value.func).callees) and self.value_of(value.func).callees <= _CONTAINER_MAKERS
+                    ):
+                        found = False
+                        break
+                elif any(n.value == name for t in targets for n in self._walk(t) if isinstance(n, cst.Name)):
+                    found = False  # unpacked into, or stored through
+                    break
+            elif isinstance(node, (cst.For, cst.WithItem, cst.NamedExpr, cst.CompFor)) and name in self.names_in(
+                node.target if isinstance(node, (cst.For, cst.NamedExpr, cst.CompFor)) else (node.asname.name if node.asname else cst.Pass())
+            ):
+                found = False
+                break
+        found = bool(found and bindings)
+        self._containers[key] = found
+        return found
 
     def _globals_of(self, scope: Node) -> Set[str]:
         declared: Set[str] = set()
@@ -840,10 +997,13 @@ class Analysis:
                                     temp.handles[target.value] = role
                             elif self.carries(value, temp):
                                 self._hold(target, local, temp)
-                    elif isinstance(node, cst.For) and isinstance(node.target, cst.Name) and node.target.value not in temp.handles:
-                        iterated = node.iter
-                        if self.carries(iterated, temp) and not isinstance(iterated, cst.Call):
-                            temp.handles[node.target.value] = PATH
+                    elif isinstance(node, cst.For):
+                        target, iterated = node.target, node.iter
+                        if isinstance(target, cst.Tuple) and len(target.elements) == 2 and isinstance(iterated, cst.Call):
+                            if iterated.args and self.value_of(iterated.func).callees & {"builtins.enumerate"}:
+                                target, iterated = target.elements[1].value, iterated.args[0].value  # ``for i, p in enumerate(paths)``
+                        if isinstance(target, cst.Name) and target.value not in temp.handles and self.iterates(iterated, temp):
+                            temp.handles[target.value] = EITHER if temp.kind in _OBJECTS else PATH
                     elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in names.STORE_METHODS:
                         if any(self.carries(a.value, temp) for a in node.args):
                             self._hold(node.func.value, local, temp)
@@ -861,6 +1021,8 @@ class Analysis:
             temp.handles[target.value] = HOLDER
 
     def role_of_value(self, value: Node, temp: Temp) -> Optional[str]:
+        if temp.inside and self.names_directory(value, temp):
+            return DIR
         if self.refers(value, temp):
             return PATH
         if self.holds_object(value, temp):
@@ -904,6 +1066,31 @@ class Analysis:
 
     # -- expressions and the temp
 
+    def names_directory(self, expression: Node, temp: Temp) -> bool:
+        """Whether removing (or moving) ``expression`` lets go of the temp: its path; for
+        a path inside a new temp directory (``os.path.join(mkdtemp(), "x")``), only that
+        directory (``os.path.dirname(p)``, ``p.parent``, a name bound to one), since
+        removing or moving the file leaves the directory behind."""
+        if not temp.inside:
+            return self.refers(expression, temp)
+        role = self.role(expression, temp)
+        if role is not None:
+            return role == DIR
+        if isinstance(expression, cst.Attribute) and expression.attr.value == "parent":
+            return self.refers(expression.value, temp) and not self.names_directory(expression.value, temp)
+        if isinstance(expression, cst.Call) and len(expression.args) == 1:
+            func, argument = expression.func, expression.args[0].value
+            callees = self.value_of(func).callees
+            if callees & _DIRNAME:
+                return self.refers(argument, temp) and not self.names_directory(argument, temp)
+            if callees & _SAME_PATH_CALLS:
+                return self.names_directory(argument, temp)
+        if isinstance(expression, cst.Call) and not expression.args:
+            func = expression.func
+            if isinstance(func, cst.Attribute) and func.attr.value in _SAME_PATH_METHODS:
+                return self.names_directory(func.value, temp)
+        return False
+
     def role(self, expression: Node, temp: Temp) -> Optional[str]:
         if isinstance(expression, cst.Attribute) and expression.attr.value in temp.attributes:
             return EITHER
@@ -915,7 +1102,7 @@ class Analysis:
         for a path inside a temp directory, that directory too: ``os.path.dirname(p)``)."""
         role = self.role(expression, temp)
         if role is not None:
-            return role in (PATH, EITHER)
+            return role in (PATH, EITHER, DIR)
         if self.item_of(expression, temp):
             return True
         if isinstance(expression, cst.Attribute):
@@ -941,7 +1128,26 @@ class Analysis:
     def holds_object(self, expression: Node, temp: Temp) -> bool:
         if isinstance(expression, cst.Call) and self.transparent(expression):
             return self.holds_object(expression.args[1].value, temp)
-        return self.role(expression, temp) in (OBJECT, EITHER)
+        role = self.role(expression, temp)
+        if role is not None:
+            return role in (OBJECT, EITHER)
+        # ``self._files[k]`` of a dict of ``NamedTemporaryFile`` objects: one of them
+        return temp.kind in _OBJECTS and self.item_of(expression, temp)
+
+    def iterates(self, iterated: Node, temp: Temp) -> bool:
+        """Whether a ``for`` over ``iterated`` comes to the temp: a container holding it
+        (``paths``, ``self._files.values()``, ``list(paths)``), or a display naming it
+        (``(a, b)``)."""
+        if isinstance(iterated, (cst.Tuple, cst.List, cst.Set)):
+            return any(self.carries(e.value, temp) for e in iterated.elements)
+        if isinstance(iterated, cst.Call):
+            func = iterated.func
+            if isinstance(func, cst.Attribute) and func.attr.value in _VIEWS and not iterated.args:
+                return self.role(func.value, temp) in (HOLDER, EITHER)
+            if len(iterated.args) == 1 and self.value_of(func).callees & _ORDERING:
+                return self.iterates(iterated.args[0].value, temp)
+            return False
+        return self.role(iterated, temp) in (HOLDER, EITHER)
 
     def transparent(self, call: cst.Call) -> bool:
         """``typing.cast(T, x)``: ``x`` itself."""
@@ -1038,20 +1244,22 @@ class Analysis:
         value = self.value_of(func)
         callees = value.callees
         first = _argument(call, 0, "path")
-        if callees & names.CLEANUP_FUNCTIONS and first is not None and self.refers(first, temp):
+        if callees & names.CLEANUP_FUNCTIONS and first is not None and self.names_directory(first, temp):
             return True
+        if temp.factory in names.DOWNLOAD_TEMPS and names.DOWNLOAD_CLEANUP in callees:
+            return True  # ``urlcleanup()`` removes what ``urlretrieve`` downloaded
         if isinstance(func, cst.Attribute) and func.attr.value in names.CLEANUP_METHODS:
             if func.attr.value == "cleanup":
                 if temp.kind == DIRECTORY_OBJECT and self.holds_object(func.value, temp):
                     return True
-            elif self.refers(func.value, temp):
+            elif self.names_directory(func.value, temp):
                 return True
         if self.argument_effect(call, temp) == REMOVED:
             return True
         for definition in self.sorted_defs(value):
             if isinstance(definition, (cst.FunctionDef, cst.Lambda)) and self.closure_cleans(definition, call, temp):
                 return True  # a closure that removes the temp
-        if self._registers_cleanup(call, temp):
+        if self._registers_cleanup(call, temp) or self.self_method_releases(call, temp):
             return True
         name = _terminal(func)
         return (
@@ -1059,8 +1267,38 @@ class Analysis:
             and not (isinstance(func, cst.Attribute) and name in _CONTAINER_METHODS) and name not in _REGISTRATIONS
             and _RELEASING_WORD.search(name) is not None
             and all(c.split(".", 1)[0] not in _STDLIB for c in callees)
-            and any(self.refers(a.value, temp) or self.holds_object(a.value, temp) for a in call.args)
+            and any(self.names_directory(a.value, temp) or self.holds_object(a.value, temp) for a in call.args)
         )
+
+    def self_method_releases(self, call: cst.Call, temp: Temp) -> bool:
+        """``self.__exit__(*sys.exc_info())``, ``self._cleanup()`` for a temp held on
+        ``self``: a method of the object's class (or a same-module base or subclass) that
+        removes or moves what that attribute holds."""
+        func = call.func
+        if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
+            return False
+        method = self.method_of(self.scope_of.get(call, self.module))
+        if method is None or method[1] != func.value.value:
+            return False
+        prefix = func.value.value + "."
+        held = {key[len(prefix):] for key in temp.handles if key.startswith(prefix)} | temp.attributes
+        return any(self.method_releases(method[0], func.attr.value, attr, temp.inside) for attr in sorted(held))
+
+    def method_releases(self, cls: cst.ClassDef, name: str, attr: str, inside: bool) -> bool:
+        key = (cls, name, attr, inside)
+        found = self._method_releases.get(key)
+        if found is not None:
+            return found
+        self._method_releases[key] = False  # recursion answers "no" meanwhile
+        found = False
+        for klass in self.family(cls):
+            for statement in klass.body.body:
+                if isinstance(statement, cst.FunctionDef) and statement.name.value == name:
+                    probe = Temp(cst.Call(func=cst.Name("_")), statement, "", DIRECTORY_OBJECT, "", False, inside=inside, attributes=frozenset({attr}))
+                    self._aliases(statement, [probe])
+                    found = found or any(self.cleans(c, probe) or self.moves(c, probe) for c in self.calls.get(statement, ()))
+        self._method_releases[key] = found
+        return found
 
     def closure_cleans(self, definition: Node, call: cst.Call, temp: Temp) -> bool:
         if self.scope_of.get(definition) is not self.scope_of.get(call) or definition in self._cleaning:
@@ -1099,7 +1337,7 @@ class Analysis:
                             remover = True
                         elif self.closure_cleans(definition, call, temp):
                             return True
-        return remover and any(self.refers(e, temp) for e in arguments)
+        return remover and any(self.names_directory(e, temp) for e in arguments)
 
     def parameter_effects(self, function: cst.FunctionDef) -> Dict[str, Status]:
         """What a same-module function does to each parameter: removes it
@@ -1173,7 +1411,7 @@ class Analysis:
                 effect = effects.get(name) if name is not None else None
                 if effect is None:
                     continue
-                if effect in (REMOVED, MOVED) and self.refers(arg.value, temp) or effect is HANDED and self.carries(arg.value, temp):
+                if effect in (REMOVED, MOVED) and self.names_directory(arg.value, temp) or effect is HANDED and self.carries(arg.value, temp):
                     if best is None or (REMOVED, MOVED, HANDED).index(effect) < (REMOVED, MOVED, HANDED).index(best):
                         best = effect
         return best
@@ -1182,7 +1420,7 @@ class Analysis:
         """What another project module's function does to the temp passed to it."""
         best: Optional[Status] = None
         for param, argument in exported.bind(call_arguments(call)).items():
-            if not self.refers(argument, temp):
+            if not self.names_directory(argument, temp):
                 continue
             if param in exported.removes:
                 return REMOVED
@@ -1221,9 +1459,9 @@ class Analysis:
         func = call.func
         if self.value_of(func).callees & names.CONSUMING_MOVES:
             source = _argument(call, 0, "src")
-            return source is not None and self.refers(source, temp)
+            return source is not None and self.names_directory(source, temp)
         if isinstance(func, cst.Attribute) and func.attr.value in ("rename", "replace") and len(call.args) == 1:
-            return self.refers(func.value, temp)
+            return self.names_directory(func.value, temp)
         return self.argument_effect(call, temp) == MOVED
 
     def crosses(self, call: cst.Call) -> bool:
@@ -1327,14 +1565,19 @@ class _Flow:
         self._effects: Dict[Node, Dict[int, Status]] = {}
         self._raises: Dict[Node, Optional[str]] = {}
         self._loop_temps: Dict[Node, FrozenSet[int]] = {}
+        self._gathered: Dict[Node, FrozenSet[int]] = {}
         self._spared: Dict[Node, FrozenSet[int]] = {}
         self._counts: Dict[Tuple[Node, int], bool] = {}
         value_of = analysis.value_of
         self.lends = _decorated(scope, _CONTEXT_MANAGERS, value_of)  # the caller's exception arrives at its yield
         self.fixture = _decorated(scope, _FIXTURES, value_of)  # pytest resumes it after the test, whatever happened
         self.entering = isinstance(scope, cst.FunctionDef) and scope.name.value in _ENTERING and analysis.method_of(scope) is not None
-        # A temp the function removes somewhere is its own: yielding it lends it out.
-        self.owned = {i for i, t in enumerate(temps) if any(analysis.cleans(c, t) for c in analysis.calls.get(scope, ()))}
+        # A temp the function removes somewhere (not only in an ``except`` clause) is its
+        # own: yielding it lends it out, to remove it once resumed.
+        self.owned = {
+            i for i, t in enumerate(temps)
+            if any(analysis.cleans(c, t) for c in analysis.calls.get(scope, ()) if not analysis.in_handler(c))
+        }
         #: temps ``__enter__`` keeps on ``self`` for ``__exit__``: handed over when it returns
         self.pending: Set[int] = {i for i, t in enumerate(temps) if t.owner is not None and self.entering}
         #: ``self.attr`` a temp is stored on that no method of the class removes
@@ -1566,10 +1809,13 @@ class _Flow:
         else:
             other = {"next": state}
         # ``if os.path.exists(tmp): os.unlink(tmp)``: a test of the temp whose branch
-        # removes it covers the other branch too (the temp is not there, or is None).
+        # removes it covers the other branch too (the temp is not there, or is None);
+        # not a test of a name the temp is not yet (``if d is not None: rmtree(d)`` of a
+        # parameter ``d``, before ``else: d = mkdtemp()``).
         for index, temp in enumerate(self.temps):
             then_next = then.get("next")
-            if then_next is not None and then_next.get(index) == frozenset({REMOVED}) and self.decides(node.test, temp):
+            there = any(s in (LIVE, NAMED) or s[0] in ("err", "raised") for s in state.get(index, ()))
+            if there and then_next is not None and then_next.get(index) == frozenset({REMOVED}) and self.decides(node.test, temp):
                 if "next" in other:
                     other["next"] = {**other["next"], index: frozenset({REMOVED})}
         _merge(out, then)
@@ -1592,6 +1838,11 @@ class _Flow:
                 break
             back = dict(back)
             for index in sorted(mine):
+                if index in self.gathered(node):
+                    # Still in the container after this pass (an error swallowed or not):
+                    # the next pass's failures leave it behind too, until the container is emptied.
+                    back[index] = frozenset(LIVE if status[0] == "err" else status for status in back.get(index, ()))
+                    continue
                 for status in back.get(index, ()):
                     if status[0] == "err":
                         self.leak(index, status[1], status[2], "continues the loop")
@@ -1606,8 +1857,9 @@ class _Flow:
         if node.orelse is not None:
             done = self.suite(node.orelse.body, entry)
         if isinstance(node, cst.For) and "next" in done:
-            # ``for p in paths: os.unlink(p)`` over a container holding the temp removes it:
-            # the temp is among the items, so the loop does not end before it comes.
+            # ``for p in paths: os.unlink(p)`` over a container holding the temp (or
+            # ``for n in (a, b)``) removes it: the temp is among the items, so the loop
+            # does not end before it comes.
             removing = [i for i, t in enumerate(self.temps) if self.empties(node, t, i)]
             if removing:
                 done["next"] = {**done["next"], **{i: frozenset({REMOVED}) for i in removing}}
@@ -1619,7 +1871,7 @@ class _Flow:
 
     def empties(self, node: cst.For, temp: Temp, index: int) -> bool:
         a = self.a
-        if not isinstance(node.target, cst.Name) or a.role(node.iter, temp) != HOLDER:
+        if not isinstance(node.target, cst.Name) or not a.iterates(node.iter, temp):
             return False
         item = node.target.value
         for statement in a._walk(node.body):
@@ -1627,6 +1879,31 @@ class _Flow:
                 if item in a.names_in(statement):
                     return True
         return False
+
+    def gathered(self, node: Node) -> FrozenSet[int]:
+        """The loop's temps that a container bound outside it holds (``dirs.append(d)``,
+        ``dirs.append(mkdtemp())``; ``urllib``'s own list, for ``urlretrieve``'s, which
+        ``urlcleanup()`` empties): each pass adds one, and they stay together."""
+        found = self._gathered.get(node)
+        if found is None:
+            a = self.a
+            start, end = a.order[node.body], a.end[node.body]  # type: ignore[attr-defined]
+            inside = [n for n in a.own_nodes(self.scope) if start <= a.order[n] <= end]
+            targets = [
+                *(t for n in inside for t in _targets(n)),
+                *(n.target for n in inside if isinstance(n, (cst.For, cst.NamedExpr))),
+                *(n.asname.name for n in inside if isinstance(n, cst.WithItem) and n.asname is not None),
+            ]
+            bound_inside = {name for t in targets for name in a.names_in(t)}
+            found = frozenset(
+                i for i in self.loop_temps(node)
+                if self.temps[i].factory in names.DOWNLOAD_TEMPS or any(
+                    role == HOLDER and key not in bound_inside and a.own_container(self.scope, key)
+                    for key, role in self.temps[i].handles.items()
+                )
+            )
+            self._gathered[node] = found
+        return found
 
     def loop_temps(self, node: Node) -> FrozenSet[int]:
         found = self._loop_temps.get(node)
@@ -1737,7 +2014,7 @@ class _Flow:
         if owned is None:
             return None
         cls, attr = owned
-        if self.a.released(cls, attr):
+        if self.a.released(cls, attr, self.temps[index].inside):
             if self.entering:
                 self.pending.add(index)
                 return None
@@ -1817,6 +2094,8 @@ class _Flow:
                     pass  # a ``str`` method on a string
                 elif self.closes_temp(current):
                     pass  # closing the temp's own file: its writes are where it fails
+                elif self.safe_on_own_container(current) or self.makes_existing(current):
+                    pass  # ``names.append(x)`` on a list the function made; ``os.makedirs(tmp, exist_ok=True)``
                 elif isinstance(current.func, cst.Attribute) and current.func.attr.value in names.LOGGING_METHODS:
                     pass  # logging handles its own errors (``Handler.handleError``)
                 elif not callees and self.a.function_raises(current) is None:
@@ -1837,6 +2116,29 @@ class _Flow:
             self._raises[node] = found
         return found
 
+    def safe_on_own_container(self, call: cst.Call) -> bool:
+        """``found.append(x)``, ``seen.add(x)``, ``env.get(k)`` on a list, set or dict the
+        function made itself (every binding of the name is a display or a builtin
+        container's call): such a method cannot fail."""
+        func = call.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in _INFALLIBLE_METHODS or not isinstance(func.value, cst.Name):
+            return False
+        return self.a.own_container(self.scope, func.value.value)
+
+    def makes_existing(self, call: cst.Call) -> bool:
+        """``os.makedirs(d, exist_ok=True)`` or ``Path(d).mkdir(exist_ok=True)`` of a temp
+        directory the function made: it is there already, so nothing happens."""
+        func = call.func
+        if not any(a.keyword is not None and a.keyword.value == "exist_ok" and _is_true(a.value) for a in call.args):
+            return False
+        if self.a.value_of(func).callees & {"os.makedirs", "os.mkdir"} and call.args and call.args[0].keyword is None:
+            target: Node = call.args[0].value
+        elif isinstance(func, cst.Attribute) and func.attr.value == "mkdir":
+            target = func.value
+        else:
+            return False
+        return any(t.kind == DIRECTORY and self.a.names_directory(target, t) for t in self.temps)
+
     def closes_temp(self, call: cst.Call) -> bool:
         func = call.func
         return isinstance(func, cst.Attribute) and func.attr.value == "close" and not call.args and any(
@@ -1846,16 +2148,66 @@ class _Flow:
     # -- the result
 
     def lifetime(self, index: int, temp: Temp) -> Lifetime:
-        leaks = tuple(sorted(self.leaks[index], key=self.leak_key))
+        found = self._lifetime(index, temp)
+        if not found.leaks:
+            return found
+        # The first of the likeliest to fail (``max`` keeps the first of equals).
+        cited = max(found.leaks, key=lambda leak: self.likelihood(leak.origin))
+        a = self.a
+        again = a.order.get(cited.origin, 0) <= a.order[temp.creation] <= a.end.get(cited.origin, -1)
+        return replace(found, cited=cited, again=again)
+
+    def likelihood(self, origin: Node) -> int:
+        """How likely a statement is to fail, to name the likeliest of a temp's error paths:
+        2 for a ``raise``, an assertion, a wait, or a call that does I/O, runs a process or
+        is not known here; 1 when only a bug or a full disk could make it fail (a builtin,
+        a container's or a string's method, path arithmetic, making another temp)."""
+        parts: Sequence[Node] = [origin]
+        if isinstance(origin, cst.If):
+            parts = [origin.test]
+        elif isinstance(origin, cst.For):
+            parts = [origin.iter]
+        elif isinstance(origin, cst.While):
+            parts = [origin.test]
+        elif isinstance(origin, cst.With):
+            parts = [item.item for item in origin.items]
+        elif isinstance(origin, cst.Match):
+            parts = [origin.subject]
+        found = 0
+        for part in parts:
+            for node in self.a._walk(part):
+                if isinstance(node, (cst.Raise, cst.Assert, cst.Await, cst.Yield)):
+                    return 2
+                if isinstance(node, cst.Call) and self.raise_class(node) is not None:
+                    found = max(found, 1 if self.hardly_fails(node) else 2)
+                    if found == 2:
+                        return 2
+        return found
+
+    def hardly_fails(self, call: cst.Call) -> bool:
+        func = call.func
+        callees = self.a.value_of(func).callees
+        if callees:
+            return all(c in names.TEMP_FACTORIES or c.startswith(("builtins.", "os.path.")) and c not in _FALLIBLE_BUILTINS for c in callees)
+        return isinstance(func, cst.Attribute) and func.attr.value in _HARDLY_FAILING_METHODS and not self.a.value_of(func.value).is_path
+
+    def _lifetime(self, index: int, temp: Temp) -> Lifetime:
+        # A ``TemporaryDirectory`` object's finalizer removes the directory when the object
+        # goes, which an exception leaving the function makes it do: no error path leaks it.
+        leaks = tuple(sorted(self.leaks[index], key=self.leak_key)) if temp.kind != DIRECTORY_OBJECT else ()
         handed = index in self.handed
         never = not handed and self.never_released(index, temp)
         kept_on = self.kept_on.get(index) if never else None
         if temp.owner is not None and never:
             kept_on = temp.handle
         if not (leaks and handed):
-            return Lifetime(temp, handed, leaks, never_released=never, kept_on=kept_on)
-        if temp.conditional or temp.inside:
-            return Lifetime(temp, True, leaks)  # no fix: the cleanup would need the directory, or a test
+            on_error = never and any(
+                isinstance(node, cst.BaseSmallStatement) and index in self.effects(node) for node in self.a.own_nodes(self.scope)
+            )
+            return Lifetime(temp, handed, leaks, never_released=never, kept_on=kept_on, only_on_error=on_error)
+        if temp.conditional or temp.inside or temp.item or temp.unique:
+            # No fix: the cleanup would need the directory, a test, or the item's key.
+            return Lifetime(temp, True, leaks)
         fixes = []
         for handler in dict.fromkeys(l.handler for l in leaks if l.handler is not None):
             fix = self.handler_fix(index, temp, handler)
@@ -1880,23 +2232,17 @@ class _Flow:
         return order.get(leak.origin, 0), order.get(leak.handler, 0) if leak.handler is not None else 0, _EXIT_RANK[leak.exit]
 
     def never_released(self, index: int, temp: Temp) -> bool:
-        """XDV203: the file exists on some path, and no statement of the function (nor a
-        closure in it; for a temp kept on ``self``, nor a method of its class) removes,
-        moves, hands off or registers it. A ``TemporaryDirectory`` object is left out:
+        """XDV203, asked of a temp no normal path (one no exception went through) removes,
+        moves, hands off or registers: the file exists on some path, and no closure of
+        the function (for a temp kept on ``self``, no method of its class) lets go of it.
+        A removal only on error paths (in an ``except`` clause) does not count: every
+        call that succeeds leaves the temp. A ``TemporaryDirectory`` object is left out:
         its finalizer removes the directory when the object goes."""
         if temp.kind == DIRECTORY_OBJECT or not temp.located or index in self.pending or index not in self.alive and not temp.named:
             return False
         if temp.named and not self.a.mentions_after(self.scope, temp):
             return False  # a name nothing uses: no file
         a = self.a
-        scope_nodes = a.own_nodes(self.scope)
-        for node in scope_nodes:
-            if isinstance(node, cst.BaseSmallStatement) and index in self.effects(node):
-                return False
-            if isinstance(node, cst.With) and index in self.with_effects(node):
-                return False
-        if index in self.pending:
-            return False
         nested = [n for n in a._walk(self.scope) if isinstance(n, (cst.FunctionDef, cst.Lambda)) and n is not self.scope]
         if isinstance(self.scope, cst.Module):
             nested = [n for n in a.calls if isinstance(n, (cst.FunctionDef, cst.Lambda))]

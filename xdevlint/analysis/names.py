@@ -19,6 +19,15 @@ TEMP_FACTORIES: Dict[str, Tuple[int, str]] = {
     "tempfile.TemporaryDirectory": (2, "tempdir"),
 }
 
+#: Downloads into a new temp file when given no ``filename`` (its path is the first of
+#: the pair returned); ``urlcleanup()`` removes every such file.
+DOWNLOAD_TEMPS: FrozenSet[str] = frozenset({"urllib.request.urlretrieve"})
+DOWNLOAD_CLEANUP = "urllib.request.urlcleanup"
+
+#: Calls whose result makes a name unique: a path in the temp directory named with one
+#: (``os.path.join(tempfile.gettempdir(), f"app-{uuid.uuid4()}")``) is a new temp.
+UNIQUE_NAME_CALLS: FrozenSet[str] = frozenset({"uuid.uuid1", "uuid.uuid4", "secrets.token_hex", "secrets.token_urlsafe"})
+
 #: Calls that return a temp-location directory whatever their arguments.
 TEMP_DIR_CALLS: FrozenSet[str] = frozenset({"tempfile.gettempdir", "tempfile.gettempdirb"})
 
@@ -179,6 +188,9 @@ NON_RAISING_CALLS: FrozenSet[str] = frozenset(
     | {"os.close", "os.getpid", "os.getppid", "os.getuid", "os.geteuid", "os.getgid", "os.umask"}
     # The interpreter's own list and dict: appending, inserting and looking up never fail.
     | {"sys.path.append", "sys.path.insert", "sys.modules.get"}
+    # A path from strings (``Path(f.name)``); what a loop counts through (iterating a
+    # name is no call either); a string quoted for a shell.
+    | PATH_CLASSES | {"builtins.range", "builtins.enumerate", "builtins.zip", "shlex.quote", "pipes.quote"}
 )
 
 #: Calls that cannot raise when given a default (``sys.modules.pop(name, None)``);

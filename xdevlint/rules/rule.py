@@ -6,7 +6,7 @@ import io
 import re
 import tokenize
 from dataclasses import dataclass
-from typing import ClassVar, Collection, List, Optional, Tuple
+from typing import ClassVar, Collection, FrozenSet, List, Optional, Tuple
 
 import libcst as cst
 from libcst.metadata import ProviderT
@@ -65,6 +65,13 @@ class Rule(cst.BatchableCSTVisitor, Documented):
     def may_apply(cls, scan: Scan, locations: Locations) -> bool:
         """Whether a file could hold a finding: a cheap, sound test done before parsing."""
         return True
+
+    @classmethod
+    def cleared(cls, scan: Scan) -> FrozenSet[Tuple[int, int]]:
+        """Where (line, column) the cheap scan has judged, one by one, that the rule has
+        nothing to report: the engine drops a finding there, so that whether the file
+        was parsed at all (which another part of it may decide) changes no verdict."""
+        return frozenset()
 
     def value_of(self, node: cst.CSTNode) -> Value:
         return self.get_metadata(ProvenanceProvider, node, EMPTY)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -17,8 +17,9 @@ from xdevlint.rules.rule import Rule, snippet
 from xdevlint.stages.scan import Scan
 
 #: Words of which a file must contain one to create a temp (lower case): every
-#: factory's own name, which ``from tempfile import mkstemp as mk`` still spells.
-TEMP_FACTORY_WORDS = ("mkstemp", "mkdtemp", "mktemp", "namedtemporaryfile", "temporarydirectory")
+#: factory's own name, which ``from tempfile import mkstemp as mk`` still spells;
+#: ``urlretrieve``; ``gettempdir``, for a unique name joined to it.
+TEMP_FACTORY_WORDS = ("mkstemp", "mkdtemp", "mktemp", "namedtemporaryfile", "temporarydirectory", "urlretrieve", "gettempdir")
 
 _EXITS = {
     "continues the loop": "continues the loop without removing it",
@@ -35,36 +36,59 @@ class TempNotCleanedOnError(Rule):
     on, but that some error path leaves behind: an exception that leaves the function
     with no `finally` or `except` removing the temp, or an `except` clause that
     swallows the error, returns, continues the loop or re-raises without removing it.
-    The finding is on the creation call and names the first statement (in source
-    order) whose failure leaks the temp, and the handler that lets it go.
+    The finding is on the creation call and names the statement whose failure leaks
+    the temp (the first, in source order, of those likeliest to fail: I/O, a process,
+    a `raise`, a call nothing here knows, before a builtin or a container's method),
+    and the handler that lets it go. A temp no normal path lets go of at all is
+    XDV203's, whatever its error paths do.
 
     Every way of making a temp counts: `mkstemp`, `mkdtemp`, `mktemp`,
-    `NamedTemporaryFile(delete=False)` (and its `.name`), `TemporaryDirectory()`
-    outside `with`, a path inside a new temp directory
-    (`os.path.join(mkdtemp(), "x")`, `Path(mkdtemp()) / "x"`), a temp made only when
-    no directory was given (`out or Path(mkdtemp())`), a
-    `functools.partial(tempfile.NamedTemporaryFile, ...)` factory's call, `self.attr =
-    mkdtemp()`, and the call of a same-module helper that returns any of these.
+    `NamedTemporaryFile(delete=False)` (and its `.name`), a path inside a new temp
+    directory (`os.path.join(mkdtemp(), "x")`, `Path(mkdtemp()) / "x"`: the directory
+    is the temp), a temp made only when no directory was given
+    (`out or Path(mkdtemp())`), a `functools.partial(tempfile.NamedTemporaryFile, ...)`
+    factory's call (a factory the call can see: the module's, its function's, its
+    object's), `urllib.request.urlretrieve(url)` without a filename, a unique name in
+    the temp directory (`os.path.join(tempfile.gettempdir(), f"x-{uuid.uuid4()}")`),
+    `self.attr = mkdtemp()`, an item of a container the function made
+    (`env["TMP"] = mkdtemp()`, `dirs.append(mkdtemp())`), and the call of a
+    same-module helper (with the project index, of another module's) that returns any
+    of these. A `TemporaryDirectory()` object is not reported: when an error drops it,
+    its finalizer removes the directory.
 
     Only real transfers hand a temp on: returning or yielding it (or a container or
-    object holding it) to the caller; storing it on `self` where some method of the
-    class removes or moves it (otherwise the class keeps it, and XDV203 checks it as
-    the owner); storing it where it outlives the call (a parameter's or a global's
-    container); registering its removal (`atexit.register(shutil.rmtree, d)`,
+    object holding it) to the caller; storing it on `self` where another method of
+    the class removes or moves it (otherwise the class keeps it, and XDV203 checks it
+    as the owner; a temp on `self` that only the method making it removes is followed
+    in that method); storing it where it outlives the call (a parameter's or a
+    global's container); registering its removal (`atexit.register(shutil.rmtree, d)`,
     `self.addCleanup(os.unlink, p)`, `stack.callback(...)`, `weakref.finalize(...)`).
     A temp passed as an ordinary call argument (`run(path=tmp)`,
     `subprocess.run([..., tmp])`, a path derived from it) is used there, not handed
     on. A `@contextmanager` that yields the temp (or a handle on it) still owns it:
     the caller's exception arrives at the `yield`. `__enter__` owns what it stores on
-    `self` until it returns: `__exit__` never runs when `__enter__` raises.
+    `self` until it returns: `__exit__` never runs when `__enter__` raises. Temps
+    made in a loop and gathered in a container made before it stay there from pass
+    to pass: a later pass's failure leaves the earlier ones.
 
     Cleanup counts when it is `os.unlink`, `os.remove`, `os.rmdir`, `Path.unlink`,
     `shutil.rmtree`, `TemporaryDirectory.cleanup()`, `with d:` on a
-    `TemporaryDirectory`, or a same-module function (or method, or closure) that does
-    one of those to its argument; guarded by an existence check
+    `TemporaryDirectory`, `urlcleanup()` for `urlretrieve`'s, or a same-module function
+    (or method, or closure) that does one of those to its argument; through any name
+    of the temp (`p = Path(f.name)`; `p.unlink()`); in a loop over a container holding
+    it or a display naming it (`for n in (a, b): os.unlink(n)`); by a method of the
+    object's class that removes what `self.attr` holds (`self.__exit__(...)` in
+    `__enter__`'s handler); guarded by an existence check
     (`if os.path.exists(p): os.remove(p)`, `if p.exists(): p.unlink()`) or by a test of
     what decided the creation (`if out is None: shutil.rmtree(d)`); in a `finally`
-    that also does other things first; or registered as above.
+    that also does other things first; or registered as above. For a path inside a new
+    temp directory only removing (or moving) that directory counts
+    (`shutil.rmtree(os.path.dirname(p))`): removing the file leaves the directory.
+
+    Statements that cannot fail start no error path: path arithmetic (`os.path.join`,
+    `Path(s)`), `len`/`str`/`range`/`enumerate`, `shlex.quote`, closing a descriptor,
+    logging, a list's, set's or dict's `append`/`add`/`get` on one the function made,
+    and `os.makedirs(d, exist_ok=True)` of the temp directory itself.
 
     A move's own failure is an error path only when the move crosses locations (what
     XDV101 and XDV102 flag) or its handler falls back to a copy: the same-directory
@@ -155,8 +179,9 @@ class TempNotCleanedOnError(Rule):
     meant to leave the file behind for (inspection after a crash), and it re-indents
     the wrapped statements. No fix is offered when those statements are not in one
     block with the creation, or at module level, nor for a path inside a temp
-    directory or a temp made only sometimes (`out or mkdtemp()`): their removal needs
-    the directory, or the test that decided the creation.
+    directory, a temp made only sometimes (`out or mkdtemp()`), an item of a container
+    or a unique name in the temp directory: their removal needs the directory, the
+    test that decided the creation, or the item's key.
 
     ## Options
     - `per-file-ignores`: for example `"tests/**" = ["XDV201"]`, when temps in tests
@@ -165,7 +190,7 @@ class TempNotCleanedOnError(Rule):
 
     CODE = "XDV201"
     NAME = "temp-not-cleaned-on-error"
-    MESSAGE = "`{name}` from `{factory}`{made} is left behind when {origin} fails: {how}"
+    MESSAGE = "{name} from `{factory}`{made} is left behind when {origin} fails: {how}"
     FIX_TITLE = "Remove the temp on the error path"
 
     METADATA_DEPENDENCIES = (ProvenanceProvider, LifetimeProvider)
@@ -178,6 +203,10 @@ class TempNotCleanedOnError(Rule):
     @classmethod
     def may_apply(cls, scan: Scan, locations: Locations) -> bool:
         return scan.contains_any(TEMP_FACTORY_WORDS) and scan.may_leak_temp()
+
+    @classmethod
+    def cleared(cls, scan: Scan) -> FrozenSet[Tuple[int, int]]:
+        return scan.cleared_temps(stay=False)
 
     def visit_Module(self, node: cst.Module) -> None:
         self.module = node
@@ -197,15 +226,17 @@ class TempNotCleanedOnError(Rule):
 
     def describe(self, lifetime: Lifetime) -> str:
         temp = lifetime.temp
-        leak = lifetime.leaks[0]
+        leak = lifetime.cited or lifetime.leaks[0]
         origin = f"`{self.code(leak.origin)}`"
+        if lifetime.again:
+            origin = f"the loop's next {origin}"  # the earlier passes' temps are still held
         if leak.handler is None:
             how = "no `finally` or `except` clause removes it"
         else:
             how = f"`{self.code(leak.handler)}` {_EXITS[leak.exit]}"
         others = len(lifetime.leaks) - 1
         message = self.MESSAGE.format(
-            name=temp.handle, factory=self.code(temp.creation), made=self.made_elsewhere(temp.creation), origin=origin, how=how
+            name=held_as(temp), factory=self.code(temp.creation), made=self.made_elsewhere(temp.creation), origin=origin, how=how
         )
         if others:
             message += f" (and {others} other error path{'s' if others > 1 else ''})"
@@ -404,6 +435,16 @@ class TempNotCleanedOnError(Rule):
             number = end + 1
         result.extend(statements[last + 1:])
         return block.with_changes(body=result), bool(extended)
+
+
+def held_as(temp: Temp) -> str:
+    """How a message names the temp: by the name holding it, the container holding it
+    (``env[...]``), or, for a path inside a new temp directory, that directory."""
+    if temp.item:
+        return f"`{temp.handle}[...]`"
+    if temp.inside:
+        return f"the directory holding `{temp.handle}`"
+    return f"`{temp.handle}`"
 
 
 def _extensible(node: cst.Try) -> bool:

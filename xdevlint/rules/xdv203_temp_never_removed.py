@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import FrozenSet, Optional, Tuple
 
 import libcst as cst
 
@@ -10,7 +10,7 @@ from xdevlint.analysis.lifetime import Lifetime, LifetimeProvider
 from xdevlint.analysis.locations import Locations
 from xdevlint.analysis.provenance import ProvenanceProvider
 from xdevlint.rules.rule import Rule, snippet
-from xdevlint.rules.xdv201_temp_not_cleaned_on_error import TEMP_FACTORY_WORDS
+from xdevlint.rules.xdv201_temp_not_cleaned_on_error import TEMP_FACTORY_WORDS, held_as
 from xdevlint.stages.scan import Scan
 
 
@@ -19,21 +19,31 @@ class TempNeverRemoved(Rule):
     ## What it does
     Flags a temporary file or directory (from `mkstemp`, `mkdtemp`, `mktemp`,
     `NamedTemporaryFile(delete=False)`, `NamedTemporaryFile(...).name`,
-    `os.path.join(mkdtemp(), ...)`, a `functools.partial` factory, or a same-module
-    helper that returns one) that no path removes, moves, hands on or registers for
-    removal. The finding is on the creation call.
+    `os.path.join(mkdtemp(), ...)`, a `functools.partial` factory,
+    `urllib.request.urlretrieve(url)` without a filename, a unique name in the temp
+    directory such as `os.path.join(tempfile.gettempdir(), f"x-{uuid.uuid4()}")`, or a
+    same-module helper, or with the project index another module's, that returns one)
+    that no normal path removes, moves, hands on or registers for removal: a path no
+    exception went through. A removal only in an `except` clause does not count
+    (every call that succeeds leaves the temp), and the message says so. The finding
+    is on the creation call.
 
     Handing on means a real transfer: returning or yielding the temp (or a container
     or object holding it) to the caller, storing it where it outlives the call (in a
     parameter's or a global's container), or storing it on `self` in a class where
     some method removes or moves it. A temp only passed to calls
-    (`subprocess.run([..., tmp])`, `load(path=tmp)`) is used there, not handed on. A
-    temp kept on `self` is reported when no method of the class (or of a same-module
-    base or subclass) removes it. Removal counts however it is written: `os.unlink`,
-    `shutil.rmtree`, `Path.unlink`, a same-module helper that removes its argument, a
-    closure that does, or a registration (`atexit.register`, `self.addCleanup`,
-    `ExitStack.callback`, `weakref.finalize`). A `TemporaryDirectory` object is not
-    reported: its finalizer removes the directory when the object goes.
+    (`subprocess.run([..., tmp])`, `load(path=tmp)`, `os.execvpe(..., env)` with it in
+    `env`, a dict the function made) is used there, not handed on. A temp kept on
+    `self` is reported when no method of the class (or of a same-module base or
+    subclass) removes it. Removal counts however it is written: `os.unlink`,
+    `shutil.rmtree`, `Path.unlink`, `urlcleanup()` for `urlretrieve`'s, a same-module
+    helper that removes its argument, a closure that does, a method of the object's
+    class that does, a loop over the container holding it (`for f in
+    self._files.values(): os.remove(f.name)`), or a registration (`atexit.register`,
+    `self.addCleanup`, `ExitStack.callback`, `weakref.finalize`). For a path inside a
+    new temp directory the directory is the temp: removing or moving the file leaves
+    it, and the message names "the directory holding" the path. A `TemporaryDirectory`
+    object is not reported: its finalizer removes the directory when the object goes.
 
     Only temps in the temp location are reported (no `dir=`, or one there, such as
     `tempfile.gettempdir()`): a temp made in a directory the code chose (a log
@@ -102,7 +112,7 @@ class TempNeverRemoved(Rule):
 
     CODE = "XDV203"
     NAME = "temp-never-removed"
-    MESSAGE = "`{name}` from `{factory}`{made} is never removed: {why}, so every call leaves it behind"
+    MESSAGE = "{name} from `{factory}`{made} is never removed: {why}, so every call leaves it behind"
 
     METADATA_DEPENDENCIES = (ProvenanceProvider, LifetimeProvider)
 
@@ -114,6 +124,10 @@ class TempNeverRemoved(Rule):
     def may_apply(cls, scan: Scan, locations: Locations) -> bool:
         return scan.contains_any(TEMP_FACTORY_WORDS) and scan.may_keep_temp()
 
+    @classmethod
+    def cleared(cls, scan: Scan) -> FrozenSet[Tuple[int, int]]:
+        return scan.cleared_temps(stay=True)
+
     def visit_Module(self, node: cst.Module) -> None:
         self.module = node
 
@@ -124,7 +138,9 @@ class TempNeverRemoved(Rule):
         temp = lifetime.temp
         if lifetime.kept_on is not None:
             why = f"it is kept on `{lifetime.kept_on}`, and no method of the class removes or moves it"
+        elif lifetime.only_on_error:
+            why = "only an `except` clause removes, moves or hands it on"
         else:
             why = "no path removes, moves, hands on or registers it"
         factory = snippet(self.module.code_for_node(temp.creation))
-        self.report(node, self.MESSAGE.format(name=temp.handle, factory=factory, made=self.made_elsewhere(temp.creation), why=why))
+        self.report(node, self.MESSAGE.format(name=held_as(temp), factory=factory, made=self.made_elsewhere(temp.creation), why=why))

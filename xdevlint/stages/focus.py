@@ -40,8 +40,11 @@ from xdevlint.analysis import names
 from xdevlint.stages.scan_lifetime import ModuleIndex
 from xdevlint.stages.source import lines_of
 
-#: Parts of identifiers that name a temp factory (lower case), as the scan's words do.
-FACTORY_WORDS: Tuple[str, ...] = tuple(sorted({q.rsplit(".", 1)[1].lower() for q in names.TEMP_FACTORIES}))
+#: Parts of identifiers that name a temp factory (lower case), as the scan's words do:
+#: ``tempfile``'s, ``urlretrieve``, and ``gettempdir`` (a unique name joined to it).
+FACTORY_WORDS: Tuple[str, ...] = tuple(sorted(
+    {q.rsplit(".", 1)[1].lower() for q in (*names.TEMP_FACTORIES, *names.DOWNLOAD_TEMPS)} | {"gettempdir"}
+))
 
 #: Below this share of the file's lines dropped, parsing the whole file costs less
 #: than building and checking the focus is worth.

@@ -19,7 +19,8 @@ from xdevlint.analysis import names
 from xdevlint.analysis.dotted import dotted
 from xdevlint.analysis.locations import TEMP, Locations, staging_literal, staging_name
 from xdevlint.model import Closure, Dependencies
-from xdevlint.stages.scan_lifetime import FACTORY_NAMES, ModuleIndex, temp_may_leak, temp_may_stay
+from xdevlint.stages.scan_lifetime import DOWNLOAD_NAMES, FACTORY_NAMES, UNIQUE_NAMES, ModuleIndex, cleared, temp_may_leak, temp_may_stay
+from xdevlint.stages.source import lines_of
 
 if TYPE_CHECKING:  # the index is imported only when a gate asks what the project supplies
     from xdevlint.analysis.supplied import Supplied
@@ -49,6 +50,7 @@ class Scan:
         self._named: Optional[List[Tuple[ast.AST, str]]] = None  # ``_spelt_nodes``
         self._moves: Optional[List[ast.Call]] = None  # ``move_calls``
         self._sources: Optional[Tuple[Optional[Set[str]]]] = None  # ``location_sources``: one configuration
+        self._cleared: Dict[str, FrozenSet[Tuple[int, int]]] = {}
 
     @property
     def lowered(self) -> str:
@@ -151,6 +153,22 @@ class Scan:
             answer = _text_may_hold_temp(self.text) and temp_may_stay(self.tree, self.index)
             self._answers["keep"] = answer
         return answer
+
+    def cleared_temps(self, stay: bool) -> FrozenSet[Tuple[int, int]]:
+        """Where the creations are (1-based line and column, as findings give them) that
+        the temp scan judges safe: from error paths (``stay`` False: XDV201) or for good
+        (``stay`` True: XDV203). See ``scan_lifetime.cleared``."""
+        key = "stay" if stay else "leak"
+        found = self._cleared.get(key)
+        if found is None:
+            index = self.index
+            sites = cleared(index, stay) if index is not None else frozenset()
+            lines = lines_of(self.text) if sites else []
+            # The AST's columns count UTF-8 bytes; a finding's count characters.
+            found = self._cleared[key] = frozenset(
+                (line, len(lines[line - 1].encode("utf-8")[:column].decode("utf-8", "replace")) + 1) for line, column in sites
+            )
+        return found
 
     def move_nodes(self, locations: Locations) -> Set[int]:
         """The ids of every node that may move, copy or link, or name a function that
@@ -846,7 +864,8 @@ def _move_like(index: ModuleIndex, candidates: Iterable[ast.AST]) -> Iterator[as
             yield node
 
 
-_TEMP_FACTORY_WORD = _words(FACTORY_NAMES)
+_TEMP_FACTORY_WORD = _words(FACTORY_NAMES | DOWNLOAD_NAMES)
+_UNIQUE_WORD = _words(UNIQUE_NAMES)
 _IMPORT_LINE = re.compile(r"[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import\b")
 _IMPORT_BRACKET = re.compile(r"import\s*$")
 _ALIASED = re.compile(r"\s+as\b")
@@ -858,7 +877,10 @@ def _text_may_hold_temp(text: str) -> bool:
     """False only when every factory in the text makes a temp nobody holds: an import
     of the name (not ``as`` another), ``NamedTemporaryFile(...)`` without ``delete``
     (in a file where no call is followed by ``.name``), ``with TemporaryDirectory() as d``.
-    Anything else goes on to the AST pass."""
+    Anything else goes on to the AST pass, and so does a file that may name something
+    unique in the temp directory (``gettempdir`` and ``uuid4``)."""
+    if "gettempdir" in text and _UNIQUE_WORD.search(text):
+        return True
     for match in _TEMP_FACTORY_WORD.finditer(text):
         start, end, word = match.start(), match.end(), match.group()
         if not _is_whole_word(text, match):

@@ -29,12 +29,15 @@ factory only when this file makes an attribute of that name one.
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
 from xdevlint.analysis import names
 
 #: The factories' own names (``tempfile.mkdtemp`` -> ``mkdtemp``).
 FACTORY_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.TEMP_FACTORIES)
+DOWNLOAD_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.DOWNLOAD_TEMPS)
+UNIQUE_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.UNIQUE_NAME_CALLS)
+_JOINING_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.JOIN_CALLS | names.PATH_CLASSES)
 #: The statements a ``mktemp`` name may wait in before a use creates its file.
 _SIMPLE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Pass)
 _REMOVING_METHODS = frozenset({"unlink", "rmdir"})
@@ -148,6 +151,10 @@ class ModuleIndex:
         return None
 
 
+#: A creation call's place as the stdlib AST gives it: its line and its UTF-8 byte column.
+Site = Tuple[int, int]
+
+
 def temp_may_leak(tree: Optional[ast.AST], module: Optional[ModuleIndex] = None) -> bool:
     """Whether some temp the file creates and holds may leak on an error path (sound:
     False only when every one is covered as the module docstring says). ``module``: the
@@ -155,11 +162,7 @@ def temp_may_leak(tree: Optional[ast.AST], module: Optional[ModuleIndex] = None)
     if tree is None:
         return True
     module = module or ModuleIndex(tree)
-    aliases = module.aliases
-    for node in module.nodes:
-        if isinstance(node, ast.Call) and _may_create(module, node.func, aliases) and _creation_may_leak(module, node):
-            return True
-    return False
+    return any(_creation_may_leak(module, call) for call in _creations(module))
 
 
 def temp_may_stay(tree: Optional[ast.AST], module: Optional[ModuleIndex] = None) -> bool:
@@ -169,11 +172,38 @@ def temp_may_stay(tree: Optional[ast.AST], module: Optional[ModuleIndex] = None)
     if tree is None:
         return True
     module = module or ModuleIndex(tree)
+    return any(_creation_may_stay(module, call) for call in _creations(module))
+
+
+def cleared(module: ModuleIndex, stay: bool) -> FrozenSet[Site]:
+    """The creations this scan judges safe, one by one: from XDV201's error paths
+    (``stay`` False) or from XDV203's (``stay`` True). The rule never reports them,
+    whatever else the file holds: a file is left unparsed exactly when every creation in
+    it is cleared, so whether it is parsed (because another function of it makes a temp)
+    cannot change the verdict on any one of them."""
+    judge = _creation_may_stay if stay else _creation_may_leak
+    return frozenset((call.lineno, call.col_offset) for call in _creations(module) if not judge(module, call))
+
+
+def _creations(module: ModuleIndex) -> Iterator[ast.Call]:
+    """The calls that may make a temp: a factory, an alias of one, a download without a
+    filename, or a unique name joined to the temp directory."""
     aliases = module.aliases
     for node in module.nodes:
-        if isinstance(node, ast.Call) and _may_create(module, node.func, aliases) and _creation_may_stay(module, node):
-            return True
-    return False
+        if isinstance(node, ast.Call) and (_may_create(module, node.func, aliases) or _makes_otherwise(node)):
+            yield node
+
+
+def _makes_otherwise(call: ast.Call) -> bool:
+    """``urlretrieve(url)``; ``os.path.join(tempfile.gettempdir(), f"x-{uuid4()}")`` (any
+    call first, to stay sound: the analysis decides what it is). The held
+    ones are "unknown" to ``_held`` (not a factory's name), so their files are kept."""
+    name = _terminal(call.func)
+    if name in DOWNLOAD_NAMES:
+        return True
+    if name not in _JOINING_NAMES or len(call.args) < 2 or not isinstance(call.args[0], ast.Call):
+        return False
+    return any(isinstance(n, ast.Call) and _terminal(n.func) in UNIQUE_NAMES for a in call.args[1:] for n in ast.walk(a))
 
 
 def _aliases(module: ModuleIndex) -> Set[str]:
@@ -235,6 +265,7 @@ def _held(module: ModuleIndex, call: ast.Call) -> Tuple[str, Optional[ast.AST], 
     parent = module.parents.get(expression)
     indexed = False  # ``mkstemp()[1]``: the path itself, no tuple to unpack
     named = False  # ``NamedTemporaryFile().name``
+    inside = False  # ``os.path.join(mkdtemp(), "x")``: only the directory's removal counts
     # Climb what the analysis climbs: ``[1]``, ``.name``, ``Path(...)``, ``os.path.join(...)``,
     # ``... / "x"``, ``out or ...``, ``... if c else ...`` (any of their operands, to stay sound).
     while True:
@@ -242,13 +273,17 @@ def _held(module: ModuleIndex, call: ast.Call) -> Tuple[str, Optional[ast.AST], 
             indexed = True
         elif isinstance(parent, ast.Attribute) and parent.attr == "name":
             named = True
+        elif isinstance(parent, ast.Call) and expression in parent.args and isinstance(parent.func, ast.Attribute) and parent.func.attr in names.STORE_METHODS:
+            return "unknown", parent, None  # ``dirs.append(mkdtemp())``: held by a container
         elif isinstance(parent, ast.Call) and parent.args and parent.args[0] is expression:
-            pass
+            inside = inside or len(parent.args) > 1 and _terminal(parent.func) in _JOINING_NAMES
         elif isinstance(parent, (ast.BinOp, ast.BoolOp, ast.IfExp)):
-            pass
+            inside = inside or isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Div)
         else:
             break
         expression, parent = parent, module.parents.get(parent)
+    if inside:
+        return "unknown", parent, None  # only removing its directory lets go of it: not followed here
     if factory == "NamedTemporaryFile" and not _deletes_never(call) and not named:
         return "none", None, None  # deleted on close: the object cleans up after itself
     if isinstance(parent, ast.Return):
@@ -265,6 +300,8 @@ def _held(module: ModuleIndex, call: ast.Call) -> Tuple[str, Optional[ast.AST], 
     attributes = [e for t in targets for e in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]) if isinstance(e, ast.Attribute)]
     if any(_on_self(module, a) for a in attributes):
         return "self", parent, None  # kept on ``self``: its class is the owner
+    if any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) for t in targets):
+        return "unknown", parent, None  # ``env["TMP"] = mkdtemp()``: held by a container
     if not any(isinstance(t, (ast.Name, ast.Tuple, ast.List)) for t in targets):
         return "none", None, None
     if factory not in FACTORY_NAMES:
@@ -309,8 +346,8 @@ def _self_temp_may_leak(module: ModuleIndex, statement: ast.stmt) -> bool:
         return True
     if function.name in ("__enter__", "__aenter__"):
         return True
-    if _class_removes(module, statement):
-        return False  # the object owns it from the start: nothing to follow
+    if _class_removes(module, statement, besides=function):
+        return False  # the object owns it from the start (another method removes it): nothing to follow
     attributes = _attributes_set(statement)
     return any(
         isinstance(node, ast.Attribute) and node.attr in attributes and isinstance(node.ctx, ast.Load) and _may_hand_off(module, node, function)
@@ -326,11 +363,12 @@ def _attributes_set(statement: ast.stmt) -> Set[str]:
     return {e.attr for t in targets for e in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]) if isinstance(e, ast.Attribute)}
 
 
-def _class_removes(module: ModuleIndex, statement: ast.stmt) -> bool:
-    """Whether a method of the class surely removes what ``self.attr`` holds, as the
-    analysis reads it: ``shutil.rmtree(self.attr)``, ``self.attr.cleanup()``,
-    ``self.addCleanup(shutil.rmtree, self.attr)``."""
-    cls = module.parents.get(_scope(module, statement) or statement)
+def _class_removes(module: ModuleIndex, statement: ast.stmt, besides: Optional[ast.AST] = None) -> bool:
+    """Whether a method of the class (other than ``besides``, the one making the temp)
+    surely removes what ``self.attr`` holds, as the analysis reads it:
+    ``shutil.rmtree(self.attr)``, ``self.attr.cleanup()``, ``self.addCleanup(shutil.rmtree, self.attr)``."""
+    function = _scope(module, statement)
+    cls = module.parents.get(function or statement)
     if not isinstance(cls, ast.ClassDef):
         return False
     attributes = _attributes_set(statement)
@@ -338,7 +376,8 @@ def _class_removes(module: ModuleIndex, statement: ast.stmt) -> bool:
     def held(node: ast.AST) -> bool:
         return isinstance(node, ast.Attribute) and node.attr in attributes
 
-    for node in ast.walk(cls):
+    nodes = [n for member in cls.body if member is not besides for n in ast.walk(member)]
+    for node in nodes:
         if not isinstance(node, ast.Call):
             continue
         func, arguments = node.func, _arguments(node)
@@ -356,7 +395,7 @@ def _creation_may_stay(module: ModuleIndex, call: ast.Call) -> bool:
     """Whether no statement of the scope surely removes, moves or returns the temp."""
     how, statement, temp = _held(module, call)
     if how == "self":
-        return not _class_removes(module, statement)  # type: ignore[arg-type]
+        return not _class_removes(module, statement, besides=_scope(module, statement))  # type: ignore[arg-type]
     if how != "held":
         return how == "unknown"
     assert temp is not None
@@ -452,14 +491,14 @@ class _Temp:
         return self.paths | self.objects
 
     def surely_released(self, module: ModuleIndex) -> bool:
-        """Whether a statement of the scope itself surely removes, moves or returns the
-        temp, as the lifetime analysis reads it: ``os.unlink(p)``, a registration,
-        ``os.rename(p, dst)``, ``p.rename(dst)``, ``return p``."""
+        """Whether a statement of the scope itself, outside its ``except`` clauses, surely
+        removes, moves or returns the temp, as the lifetime analysis reads it:
+        ``os.unlink(p)``, a registration, ``os.rename(p, dst)``, ``p.rename(dst)``, ``return p``."""
         stack = list(ast.iter_child_nodes(self.scope))
         while stack:
             node = stack.pop()
-            if isinstance(node, _NESTED):
-                continue
+            if isinstance(node, (*_NESTED, ast.ExceptHandler)):
+                continue  # a handler's removal is an error path's: XDV203 asks of the normal ones
             stack.extend(ast.iter_child_nodes(node))
             if isinstance(node, ast.Return) and node.value is not None:
                 values = node.value.elts if isinstance(node.value, (ast.Tuple, ast.List)) else [node.value]
@@ -522,9 +561,11 @@ def _covered(module: ModuleIndex, statement: ast.stmt, temp: _Temp) -> bool:
     block, index = module.siblings.get(statement, (None, 0))
     if block is None:
         return False
+    # ``with NamedTemporaryFile(delete=False) as f:``: its body runs first, with the temp made.
+    body = statement.body if isinstance(statement, (ast.With, ast.AsyncWith)) else []
     waiting = temp.factory == "mktemp"  # only a name: the first statement using it creates the file
-    for following in block[index + 1:]:
-        if following.lineno == statement.end_lineno:
+    for following in [*body, *block[index + 1:]]:
+        if following.lineno == statement.end_lineno and following not in body:
             return False  # ``p = mkdtemp(); f(p)``: one statement line to libcst
         if _covers(module, following, temp):
             return True
