@@ -158,8 +158,6 @@ def test_the_committed_bug_list_parses_with_renames_the_majority() -> None:
     assert kinds.count("rename") * 2 > len(kinds) and "leak" in kinds
 
 
-@pytest.mark.xfail(strict=True, reason="the list has 20 sites and no swallow yet (issue 30 asks for >= 25, "
-                   "every kind): remove this mark when it is complete")
 def test_the_committed_bug_list_has_at_least_25_sites_and_every_kind() -> None:
     sites = rb.read_bugs(rb.BUGS_FILE)
     assert len(sites) >= 25
