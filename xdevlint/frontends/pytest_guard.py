@@ -121,12 +121,12 @@ class GuardPlugin:
 
     @pytest.hookimpl(hookwrapper=True, tryfirst=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Iterator[None]:
-        self.recorder.phase = "call"
+        self.recorder.set_phase("call")
         yield
 
     @pytest.hookimpl(hookwrapper=True, tryfirst=True)
     def pytest_runtest_teardown(self, item: pytest.Item, nextitem: Optional[pytest.Item]) -> Iterator[None]:
-        self.recorder.phase = "teardown"
+        self.recorder.set_phase("teardown")
         yield
 
     @pytest.hookimpl(hookwrapper=True, tryfirst=True)
@@ -289,19 +289,20 @@ def leftover_findings(leftovers: Sequence[Leftover]) -> List[Finding]:
     grouped: Dict[Tuple[object, ...], List[Leftover]] = {}
     for leftover in leftovers:
         temp = leftover.temp
-        grouped.setdefault((temp.test, temp.phase, temp.fixture, temp.frame, temp.event, temp.directory), []).append(leftover)
+        key = (temp.context.test, temp.context.phase, temp.context.fixture, temp.frame, temp.event, temp.directory)
+        grouped.setdefault(key, []).append(leftover)
     findings = []
     for group in grouped.values():
         first = group[0].temp
         findings.append({
             "kind": "left_behind",
-            "test": first.test,
-            "phase": first.phase,
-            "fixture": first.fixture,
+            "test": first.context.test,
+            "phase": first.context.phase,
+            "fixture": first.context.fixture,
             "event": first.event,
             "frame": _frame(first.frame),
             "type": "directory" if first.directory else "file",
-            "location": first.root.location if first.root else None,
+            "location": first.location,
             "paths": [leftover.temp.path for leftover in group[:PATHS_SHOWN]],
             "count": len(group),
             "inside": sum(leftover.inside for leftover in group),
@@ -399,9 +400,9 @@ def render_one(finding: Finding, config: pytest.Config) -> List[str]:
     if finding["inside"]:
         lines.append(f"  with {_plural(finding['inside'], 'other temp')} of the test inside")
     if finding["moved"]:
-        lines.append(f"  a {finding['moved']['event']} of it to {finding['moved']['destination']} was tried, and it is still here")
+        lines.append(f"  {finding['moved']['event']} of it to {finding['moved']['destination']} was tried; it is still here")
     if finding["removed"]:
-        lines.append(f"  a {finding['removed']} of it was tried, and it is still here")
+        lines.append(f"  {finding['removed']} of it was tried; it is still here")
     return lines
 
 

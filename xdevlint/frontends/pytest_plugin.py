@@ -19,6 +19,7 @@ every pytest run nothing.
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import subprocess
@@ -40,12 +41,20 @@ _INI_FALSE = ("false", "no", "off", "0", "")
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("xdevlint", "xdevlint: moves across mount points and temps left behind")
+    # ``--xdevlint-guard`` takes no separate value, so ``pytest --xdevlint-guard tests/`` runs
+    # tests/; the modes are options of their own, spelt with ``=`` (argparse matches an exact
+    # option string before it splits one at ``=``).
     group.addoption(
-        "--xdevlint-guard", dest="xdevlint_guard", nargs="?", const="report", default=None, choices=GUARD_MODES,
-        metavar="MODE",
-        help="watch moves between locations and temps left behind while the tests run: "
-        "report (the default: a section in the summary), fail (the test errors at teardown) or off",
+        "--xdevlint-guard", dest="xdevlint_guard", action="store_const", const="report", default=None,
+        help="watch moves between locations and temps left behind while the tests run; "
+        "--xdevlint-guard=report (the same: a section in the summary), =fail (the test errors at "
+        "teardown), =off (whatever the ini options say)",
     )
+    for mode in GUARD_MODES:
+        group.addoption(
+            f"--xdevlint-guard={mode}", dest="xdevlint_guard", action="store_const", const=mode, default=None,
+            help=argparse.SUPPRESS,
+        )
     group.addoption(
         "--xdevlint-guard-json", dest="xdevlint_guard_json", default=None, metavar="PATH",
         help="write the guard's findings to PATH as JSON (turns the guard on in report mode unless it is on)",

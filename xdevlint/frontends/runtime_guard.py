@@ -104,20 +104,30 @@ class Move:
     count: int = 1
 
 
+@dataclass(frozen=True)
+class Context:
+    """When something happened: the test, its phase, the fixture being set up, and who
+    owns the temps made then (the test, or a fixture of a wider scope)."""
+
+    test: str
+    phase: str
+    fixture: Optional[str]
+    owner: object
+
+
+@dataclass
 class Temp:
-    """A temp made during a test; ``moved``/``removed`` note what was tried on it, since
-    the hook runs before the call and cannot know whether it worked."""
+    """A temp still there; ``moved``/``removed`` say what was tried on it (the hook runs
+    before the call, so it cannot know whether the call worked)."""
 
-    __slots__ = ("path", "directory", "event", "frame", "root", "test", "phase", "fixture", "owner", "moved", "removed")
-
-    def __init__(
-        self, path: str, directory: bool, event: str, frame: Frame, root: Optional[Root],
-        test: str, phase: str, fixture: Optional[str], owner: object,
-    ) -> None:
-        self.path, self.directory, self.event, self.frame, self.root = path, directory, event, frame, root
-        self.test, self.phase, self.fixture, self.owner = test, phase, fixture, owner
-        self.moved: Optional[Tuple[str, str]] = None  # (event, destination) of the last move tried
-        self.removed: Optional[str] = None  # the removal event last tried
+    path: str
+    directory: bool
+    event: str
+    frame: Frame
+    location: Optional[str]
+    context: Context
+    moved: Optional[Tuple[str, str]] = None  # (event, destination) of the last move tried
+    removed: Optional[str] = None  # the removal event last tried
 
 
 @dataclass
@@ -166,7 +176,7 @@ def exempt_names(dotted_names: Iterable[str]) -> FrozenSet[Tuple[str, str]]:
 
 
 def _qualname(code: CodeType) -> str:
-    return getattr(code, "co_qualname", code.co_name)  # type: ignore[no-any-return]
+    return getattr(code, "co_qualname", code.co_name)
 
 
 class Frames:
@@ -178,17 +188,18 @@ class Frames:
 
     def __init__(self, libraries: Sequence[str]) -> None:
         self._libraries = tuple(libraries)
-        self._user: Dict[str, bool] = {}
+        #: Module file (``__file__``) -> whether it is the user's; what the hook reads first.
+        self.user_files: Dict[object, bool] = {}
         self._described: Dict[Tuple[str, int], Frame] = {}
 
     def is_user(self, frame: FrameType) -> bool:
-        path = frame.f_globals.get("__file__")
-        if not isinstance(path, str):
-            path = frame.f_code.co_filename
-        known = self._user.get(path)
+        module_file = frame.f_globals.get("__file__")
+        known = self.user_files.get(module_file)
         if known is None:
+            path = module_file if isinstance(module_file, str) else frame.f_code.co_filename
             known = not path.startswith("<") and not os.path.abspath(path).startswith(self._libraries)
-            self._user[path] = known
+            if isinstance(module_file, str):  # code without a module file: asked each time
+                self.user_files[module_file] = known
         return known
 
     def user_frame(self, frame: Optional[FrameType]) -> Optional[FrameType]:
@@ -206,8 +217,10 @@ class Frames:
         return False
 
     def describe(self, frame: FrameType) -> Frame:
-        path = frame.f_globals.get("__file__")
-        key = (path if isinstance(path, str) else "", frame.f_lineno)
+        module_file = frame.f_globals.get("__file__")
+        if not isinstance(module_file, str):
+            module_file = frame.f_code.co_filename
+        key = (module_file, frame.f_lineno)
         found = self._described.get(key)
         if found is None:
             code = frame.f_code
@@ -234,13 +247,13 @@ def _imported_call(dotted: str) -> Optional[str]:
 
 
 class Classifier:
-    """Which location a path is in while the tests run: the longest of the locations'
+    """Which location a directory is in while the tests run: the longest of the locations'
     directories on this machine (as written and resolved) that holds it.
 
     The directories are read again when a test begins (:meth:`refresh`, which may resolve
-    symbolic links and call a location's function), when one of the locations' variables
-    changes and when ``tempfile.tempdir`` does (inside the hook: no I/O then, the
-    resolved forms learnt before are reused)."""
+    symbolic links and call a location's function), and when one of the locations'
+    variables or ``tempfile.tempdir`` changes (:meth:`ensure`, inside the hook: no I/O
+    then, the resolved forms learnt before are reused). ``generation`` counts the readings."""
 
     def __init__(self, locations: Locations) -> None:
         self.locations = locations
@@ -248,23 +261,21 @@ class Classifier:
         self.variables: FrozenSet[object] = frozenset(names | {os.fsencode(n) for n in names})
         self._calls: Dict[str, Optional[str]] = {}
         self._resolved: Dict[str, str] = {}
-        self._roots: Tuple[Root, ...] = ()
-        self._exact: Dict[str, Root] = {}
-        self._by_directory: Dict[str, Optional[Root]] = {}
-        self._tempdir: object = object()  # tempfile.tempdir when the roots were read
+        self.roots: Tuple[Root, ...] = ()
+        self.exact: Dict[str, Root] = {}
+        self.tempdir: object = object()  # tempfile.tempdir when the roots were read
         self.stale = True
-
-    @property
-    def roots(self) -> Tuple[Root, ...]:
-        if self.stale or tempfile.tempdir is not self._tempdir:
-            self._build(resolve=False)
-        return self._roots
+        self.generation = 0
 
     def refresh(self) -> None:
         for location in self.locations.locations:
             for dotted in location.calls:
                 self._calls[dotted] = _imported_call(dotted)
         self._build(resolve=True)
+
+    def ensure(self) -> None:
+        if self.stale or tempfile.tempdir is not self.tempdir:
+            self._build(resolve=False)
 
     def _build(self, resolve: bool) -> None:
         tempdir = tempfile.tempdir
@@ -280,31 +291,18 @@ class Classifier:
                     seen.add(form)
                     roots.append(Root(form, location, named_by))
         roots.sort(key=lambda root: len(root.path), reverse=True)
-        self._roots = tuple(roots)
-        self._exact = {root.path: root for root in roots}
-        self._by_directory = {}
-        self._tempdir = tempdir
+        self.roots = tuple(roots)
+        self.exact = {root.path: root for root in roots}
+        self.tempdir = tempdir
         self.stale = False
+        self.generation += 1
 
-    def classify(self, path: str) -> Optional[Root]:
-        """``path`` is absolute and normalised."""
-        if self.stale or tempfile.tempdir is not self._tempdir:
-            self._build(resolve=False)
-        exact = self._exact.get(path)
-        if exact is not None:
-            return exact
-        directory = os.path.dirname(path)
-        try:
-            return self._by_directory[directory]
-        except KeyError:
-            pass
-        found: Optional[Root] = None
-        for root in self._roots:  # longest first
+    def classify_directory(self, directory: str) -> Optional[Root]:
+        """``directory`` is absolute and normalised; call :meth:`ensure` first."""
+        for root in self.roots:  # longest first
             if directory == root.path or directory.startswith(root.path.rstrip(os.sep) + os.sep):
-                found = root
-                break
-        self._by_directory[directory] = found
-        return found
+                return root
+        return None
 
 
 def _text(value: object) -> Optional[str]:
@@ -322,6 +320,11 @@ def _absolute(path: str) -> str:
     return os.path.normpath(path) if os.path.isabs(path) else os.path.abspath(path)
 
 
+def _absolute_text(value: object) -> Optional[str]:
+    text = _text(value)
+    return None if text is None else _absolute(text)
+
+
 def _given(dir_fd: object) -> bool:
     """Whether a ``*_dir_fd`` argument names a directory (paths are then relative to it)."""
     return isinstance(dir_fd, int) and dir_fd >= 0
@@ -337,8 +340,35 @@ def _device(path: str, follow: bool = True) -> Optional[int]:
 # -- the recorder ------------------------------------------------------------------------
 
 
+#: A place's device not asked for yet (``os.stat`` only when a move needs it).
+_UNKNOWN = -1
+_SEP = os.sep
+_O_CREAT = os.O_CREAT
+
+
+class Place:
+    """What the guard knows of a directory during one test: its location, whether it is
+    pytest's (``tmp_path``), and its device, asked for once."""
+
+    __slots__ = ("path", "location", "root", "fixture", "device")
+
+    def __init__(self, path: str, root: Optional[Root], fixture: bool) -> None:
+        self.path, self.root, self.fixture = path, root, fixture
+        self.location = root.location if root else None
+        self.device: Optional[int] = _UNKNOWN
+
+    def stat(self) -> Optional[int]:
+        if self.device == _UNKNOWN:
+            self.device = _device(self.path)
+        return self.device
+
+
 class Recorder:
-    """What the hook saw during the session, by test; driven by the pytest plugin."""
+    """What the hook saw during the session, by test; driven by the pytest plugin.
+
+    The hook runs for every watched call of the suite, so its work is kept to dictionary
+    lookups: what it learns of a directory (:class:`Place`) is kept for the test, a temp is
+    a tuple until it is found left behind, and the user's frame is found by module file."""
 
     def __init__(
         self, classifier: Classifier, frames: Frames, move_function: str, fixture_roots: Sequence[str] = (),
@@ -354,12 +384,18 @@ class Recorder:
         self._exempt_modules = frozenset(module for module, _ in self._exempt_nested)
         # pytest's own temps (tmp_path, tmpdir, tmp_path_factory): its base directory,
         # given (--basetemp) or ``pytest-of-USER`` under a temp root.
-        self._fixture_roots = tuple(os.path.abspath(p).rstrip(os.sep) + os.sep for p in fixture_roots)
-        self._fixture_names = tuple(name + os.sep for name in fixture_names)
+        self._fixture_roots = tuple(os.path.abspath(p).rstrip(_SEP) + _SEP for p in fixture_roots)
+        self._fixture_names = tuple(name + _SEP for name in fixture_names)
         self.test: Optional[str] = None
         self.phase = ""
+        self._context: Optional[Context] = None  # None between tests: nothing is recorded
         self._fixtures: List[Tuple[str, object]] = []  # (name, owner) of the fixtures being set up
-        self._temps: Dict[str, Temp] = {}
+        self._places: Dict[str, Place] = {}
+        self._generation = -1  # the classifier's generation the places were learnt in
+        # path -> (frame, event, is a directory, context); what was tried on it, apart.
+        self._temps: Dict[str, Tuple[Frame, str, bool, Context]] = {}
+        self._moved: Dict[str, Tuple[str, str]] = {}
+        self._removed: Dict[str, str] = {}
         self._moves: Dict[Tuple[object, ...], Move] = {}
         self.moves_seen = 0
         self.temps_seen = 0
@@ -371,8 +407,8 @@ class Recorder:
             self.handlers[event] = self._on_move
         for event in TEMP_EVENTS:
             self.handlers[event] = self._on_temp
-        for event in CREATE_EVENTS:
-            self.handlers[event] = self._on_create
+        self.handlers["open"] = self._on_open
+        self.handlers["os.mkdir"] = self._on_mkdir
         for event in REMOVE_EVENTS:
             self.handlers[event] = self._on_remove
         for event in ENV_EVENTS:
@@ -382,139 +418,189 @@ class Recorder:
 
     def begin(self, test: str) -> None:
         self.test = test
-        self.phase = "setup"
-        self.classifier.refresh()
+        self.classifier.refresh()  # a new generation: devices and mounts are asked again
+        self.set_phase("setup")
+
+    def set_phase(self, phase: str) -> None:
+        self.phase = phase
+        self._update()
 
     def enter_fixture(self, name: str, owner: Optional[object]) -> None:
         """A fixture's setup starts; ``owner`` (a fixture of a wider scope than the test)
         owns the temps made in it, which are judged when it is torn down."""
         self._fixtures.append((name, owner))
+        self._update()
 
     def leave_fixture(self) -> None:
         if self._fixtures:
             self._fixtures.pop()
+        self._update()
+
+    def _update(self) -> None:
+        if self.test is None:
+            self._context = None
+        elif self._fixtures:
+            name, owner = self._fixtures[-1]
+            self._context = Context(self.test, self.phase, name, owner if owner is not None else self.test)
+        else:
+            self._context = Context(self.test, self.phase, None, self.test)
 
     def end(self, test: str) -> Tuple[List[Move], List[Leftover]]:
         """The test's moves, and its temps still there now that it has been torn down."""
-        moves = [move for key, move in list(self._moves.items()) if key[0] == test]
-        for move in moves:
-            self._moves.pop(self._key(move), None)
-        leftovers = self._judge([temp for temp in self._temps.values() if temp.owner == test])
+        keys = [key for key in self._moves if key[0] == test]
+        moves = [self._moves.pop(key) for key in keys]
+        leftovers = self._judge([path for path, temp in self._temps.items() if temp[3].owner == test])
         self.test = None
-        self.phase = ""
+        self._update()
         return moves, leftovers
 
     def end_owner(self, owner: object) -> List[Leftover]:
         """The temps a wider-scoped fixture made, still there after its teardown."""
-        return self._judge([temp for temp in self._temps.values() if temp.owner is owner])
+        return self._judge([path for path, temp in self._temps.items() if temp[3].owner is owner])
 
     def finish(self) -> Tuple[List[Move], List[Leftover]]:
         """Whatever no test or fixture end has claimed (an interrupted session)."""
         moves = list(self._moves.values())
         self._moves.clear()
-        return moves, self._judge(list(self._temps.values()))
+        return moves, self._judge(list(self._temps))
 
-    @staticmethod
-    def _key(move: Move) -> Tuple[object, ...]:
-        return (move.test, move.phase, move.fixture, move.event, move.frame, move.source.location,
-                move.destination.location, move.different_devices)
-
-    def _judge(self, temps: List[Temp]) -> List[Leftover]:
-        """Which of ``temps`` are still there (forgetting all of them): one ``lstat`` each,
-        or one listing of a directory holding many; a leftover inside a leftover
-        directory is counted in it."""
-        for temp in temps:
-            self._temps.pop(temp.path, None)
-        by_directory: Dict[str, List[Temp]] = {}
-        for temp in temps:
-            by_directory.setdefault(os.path.dirname(temp.path), []).append(temp)
-        there: List[Temp] = []
+    def _judge(self, paths: List[str]) -> List[Leftover]:
+        """Which of ``paths`` (temps) are still there, forgetting all of them: one
+        ``lstat`` each, or one listing of a directory holding many; a leftover inside a
+        leftover directory is counted in it."""
+        by_directory: Dict[str, List[str]] = {}
+        for path in paths:
+            by_directory.setdefault(os.path.dirname(path), []).append(path)
+        there: List[str] = []
         for directory, group in by_directory.items():
             if len(group) > LIST_THRESHOLD:
                 try:
                     names = set(os.listdir(directory))
                 except OSError:
                     names = set()
-                there.extend(t for t in group if os.path.basename(t.path) in names)
+                there.extend(p for p in group if os.path.basename(p) in names)
             else:
-                there.extend(t for t in group if os.path.lexists(t.path))
-        by_path = {temp.path: Leftover(temp) for temp in there}
+                there.extend(p for p in group if os.path.lexists(p))
+        found: Dict[str, Leftover] = {}
+        self._fresh()
+        for path in there:
+            frame, event, is_directory, context = self._temps[path]
+            place = self._place(os.path.dirname(path))
+            found[path] = Leftover(
+                Temp(path, is_directory, event, frame, place.location, context, self._moved.get(path), self._removed.get(path))
+            )
+        for path in paths:
+            del self._temps[path]
+            self._moved.pop(path, None)
+            self._removed.pop(path, None)
         kept: List[Leftover] = []
-        for path in sorted(by_path):
-            parent, outer = os.path.dirname(path), None
-            while parent and outer is None:
-                candidate = by_path.get(parent)
+        for path in sorted(found):
+            outer: Optional[Leftover] = None
+            parent, previous = os.path.dirname(path), path
+            while parent != previous and outer is None:
+                candidate = found.get(parent)
                 if candidate is not None and candidate.temp.directory:
                     outer = candidate
                 parent, previous = os.path.dirname(parent), parent
-                if parent == previous:
-                    break
             if outer is None:
-                kept.append(by_path[path])
+                kept.append(found[path])
             else:
                 outer.inside += 1
         return kept
 
     # -- the hook's handlers (inside the hook: no I/O but os.stat of a move's sides) --
 
-    def _fixture_path(self, path: str, root: Optional[Root]) -> bool:
-        """Whether ``path`` is pytest's to clean up (``tmp_path`` and its kin)."""
-        if path.startswith(self._fixture_roots):
-            return True
-        if root is None or root.location != TEMP or not self._fixture_names:
-            return False
-        return path[len(root.path.rstrip(os.sep)) + 1 :].startswith(self._fixture_names)
+    def _fresh(self) -> None:
+        """Read the locations' directories again if one moved (and forget the places)."""
+        classifier = self.classifier
+        if classifier.stale or tempfile.tempdir is not classifier.tempdir:
+            classifier.ensure()
+        if classifier.generation != self._generation:
+            self._places = {}
+            self._generation = classifier.generation
 
-    def _owner(self) -> Tuple[object, Optional[str]]:
-        if self._fixtures:
-            name, owner = self._fixtures[-1]
-            return (owner if owner is not None else self.test), name
-        return self.test, None
+    def _place(self, directory: str) -> Place:
+        """What is known of ``directory`` (absolute), learnt on first use in a test; call
+        :meth:`_fresh` first."""
+        place = self._places.get(directory)
+        if place is None:
+            normal = os.path.normpath(directory)
+            root = self.classifier.classify_directory(normal)
+            place = Place(normal, root, self._fixture_directory(normal, root))
+            self._places[directory] = place
+        return place
+
+    def _fixture_directory(self, directory: str, root: Optional[Root]) -> bool:
+        """Whether ``directory`` is pytest's to clean up (``tmp_path`` and its kin)."""
+        inside = directory + _SEP
+        if inside.startswith(self._fixture_roots):
+            return True
+        if root is None or root.location != TEMP or len(directory) <= len(root.path):
+            return False
+        return inside[len(root.path.rstrip(_SEP)) + 1 :].startswith(self._fixture_names)
 
     def _on_move(self, event: str, args: Tuple[Any, ...]) -> None:
-        if self.test is None:
+        context = self._context
+        if context is None:
             return
-        if event != "shutil.move" and (_given(args[2]) or _given(args[3])):
+        if event != "shutil.move" and (args[2] != -1 or args[3] != -1) and (_given(args[2]) or _given(args[3])):
             return  # relative to directory descriptors: no path to classify
-        source, destination = _text(args[0]), _text(args[1])
+        source, destination = args[0], args[1]
+        if type(source) is not str or not source.startswith(_SEP):
+            source = _absolute_text(source)
+        if type(destination) is not str or not destination.startswith(_SEP):
+            destination = _absolute_text(destination)
         if source is None or destination is None:
             return
-        source, destination = _absolute(source), _absolute(destination)
         self.moves_seen += 1
-        source_device = _device(source, follow=False)  # a rename moves a link, not its target
+        destination_device: Optional[int] = None
         if event == "shutil.move":
-            # Into an existing directory, as shutil.move does; else beside the path.
+            # Into an existing directory, as shutil.move does.
             try:
                 info = os.stat(destination)
             except (OSError, ValueError):
-                destination_device = _device(os.path.dirname(destination))
+                pass
             else:
-                destination_device = info.st_dev
                 if stat.S_ISDIR(info.st_mode):
-                    destination = os.path.join(destination, os.path.basename(source.rstrip(os.sep)))
-        else:
-            destination_device = _device(os.path.dirname(destination))
-        classify = self.classifier.classify
-        source_root, destination_root = classify(source), classify(destination)
-        temp = self._temps.get(source)
+                    destination = os.path.join(destination, os.path.basename(source.rstrip(_SEP)))
+                    destination_device = info.st_dev
+        classifier = self.classifier
+        if classifier.stale or tempfile.tempdir is not classifier.tempdir or classifier.generation != self._generation:
+            self._fresh()
+        # The place of a path's directory, or of the path when it is a location's root
+        # (a directory moved onto $XDG_CACHE_HOME).
+        exact, places = classifier.exact, self._places
+        key = source if source in exact else (source[: source.rfind(_SEP)] or _SEP)
+        source_place = places.get(key) or self._place(key)
+        key = destination if destination in exact else (destination[: destination.rfind(_SEP)] or _SEP)
+        destination_place = places.get(key) or self._place(key)
+        temps = self._temps
+        temp = temps.get(source)
         if temp is not None:
-            temp.moved = (event, destination)
+            self._moved[source] = (event, destination)
             # Renamed inside the temp location it is still a temp, under its new name.
-            if (
-                destination_root is not None and destination_root.location == TEMP
-                and destination not in self._temps and not self._fixture_path(destination, destination_root)
-            ):
-                self._temps[destination] = Temp(
-                    destination, temp.directory, temp.event, temp.frame, destination_root,
-                    temp.test, temp.phase, temp.fixture, temp.owner,
-                )
-        source_location = source_root.location if source_root else None
-        destination_location = destination_root.location if destination_root else None
-        different_locations = source_location != destination_location
-        different_devices = source_device is not None and destination_device is not None and source_device != destination_device
-        if not (different_locations or different_devices):
-            return
-        caller = sys._getframe(2)  # this handler <- _audit <- the caller of os.rename (C has no frame)
+            if destination_place.location == TEMP and not destination_place.fixture and destination not in temps:
+                temps[destination] = temp
+        # A file's device is its directory's: one os.stat per directory and test.
+        source_device = source_place.device
+        if source_device == _UNKNOWN:
+            source_device = source_place.stat()
+        if destination_device is None:
+            destination_device = destination_place.device
+            if destination_device == _UNKNOWN:
+                destination_device = destination_place.stat()
+        different_locations = source_place.location != destination_place.location
+        different_devices = source_device != destination_device and source_device is not None and destination_device is not None
+        if different_locations or different_devices:
+            self._report_move(event, source, destination, source_place, destination_place, source_device,
+                              destination_device, different_locations, different_devices, temp, context)
+
+    def _report_move(
+        self, event: str, source: str, destination: str, source_place: Place, destination_place: Place,
+        source_device: Optional[int], destination_device: Optional[int], different_locations: bool,
+        different_devices: bool, temp: Optional[Tuple[Frame, str, bool, Context]], context: Context,
+    ) -> None:
+        caller = sys._getframe(3)  # this <- _on_move <- _audit <- the caller of os.rename (C has no frame)
         exempt = self._exempt if event == "shutil.move" else self._exempt_nested
         if self.frames.exempt(caller, exempt, self._exempt_modules):
             return
@@ -522,68 +608,80 @@ class Recorder:
         if user is None:
             return  # pytest's own, or the interpreter's
         frame = self.frames.describe(user)
-        owner, fixture = self._owner()
-        move = Move(
-            test=self.test, phase=self.phase, fixture=fixture, event=event, frame=frame,
-            source=Side(source, source_root, source_device),
-            destination=Side(destination, destination_root, destination_device),
-            different_locations=different_locations, different_devices=different_devices,
-            staged_at=temp.frame if temp is not None else None,
-        )
-        key = self._key(move)
+        key = (context.test, context.phase, context.fixture, event, frame, source_place.location,
+               destination_place.location, different_devices)
         known = self._moves.get(key)
         if known is not None:
             known.count += 1
-        else:
-            self._moves[key] = move
+            return
+        self._moves[key] = Move(
+            test=context.test, phase=context.phase, fixture=context.fixture, event=event, frame=frame,
+            source=Side(source, source_place.root, source_device),
+            destination=Side(destination, destination_place.root, destination_device),
+            different_locations=different_locations, different_devices=different_devices,
+            staged_at=temp[0] if temp is not None else None,
+        )
 
     def _on_temp(self, event: str, args: Tuple[Any, ...]) -> None:
         self._track(args[0], event == "tempfile.mkdtemp", event, True)
 
-    def _on_create(self, event: str, args: Tuple[Any, ...]) -> None:
-        if event == "open":
-            flags = args[2]
-            if not isinstance(flags, int) or not flags & os.O_CREAT:
-                return  # opened, not created
-        elif _given(args[2]):
-            return  # os.mkdir relative to a directory descriptor
-        self._track(args[0], event == "os.mkdir", event, False)
+    def _on_open(self, event: str, args: Tuple[Any, ...]) -> None:
+        path, flags = args[0], args[2]
+        if type(path) is not int and type(flags) is int and flags & _O_CREAT and path not in self._temps:
+            self._track(path, False, event, False)
+
+    def _on_mkdir(self, event: str, args: Tuple[Any, ...]) -> None:
+        path = args[0]
+        if path not in self._temps and (args[2] == -1 or not _given(args[2])):
+            self._track(path, True, event, False)
 
     def _track(self, value: object, directory: bool, event: str, anywhere: bool) -> None:
-        if self.test is None:
+        """Note a temp made: by ``tempfile`` (``anywhere``) or in the temp location; called
+        from a handler (the caller's frame is three up)."""
+        context = self._context
+        if context is None:
             return
-        path = _text(value)
-        if path is None:
-            return
-        path = _absolute(path)
-        if path in self._temps:
+        path = value if type(value) is str and value.startswith(_SEP) else _absolute_text(value)
+        temps = self._temps
+        if path is None or path in temps:
             return  # tempfile's own open/mkdir of the name it just announced
-        root = self.classifier.classify(path)
-        if not anywhere and (root is None or root.location != TEMP):
-            return  # created outside the temp location and not by tempfile: not a temp
-        if self._fixture_path(path, root):
-            return
-        if len(self._temps) >= TEMP_LIMIT:
+        cut = path.rfind(_SEP)
+        parent = path[:cut] or _SEP
+        if parent in temps:
+            return  # inside a temp directory the guard tracks: judged with it
+        classifier = self.classifier
+        if classifier.stale or tempfile.tempdir is not classifier.tempdir or classifier.generation != self._generation:
+            self._fresh()
+        place = self._places.get(parent) or self._place(parent)
+        if (not anywhere and place.location != TEMP) or place.fixture or path in classifier.exact:
+            return  # not a temp; pytest's (tmp_path); or a location's own directory
+        if len(temps) >= TEMP_LIMIT:
             self.dropped += 1
             return
-        user = self.frames.user_frame(sys._getframe(3))  # _track <- handler <- _audit <- caller
-        if user is None:
-            return
+        frames = self.frames
+        frame: Optional[FrameType] = sys._getframe(3)  # _track <- handler <- _audit <- the caller
+        known = frames.user_files
+        while frame is not None:
+            user = known.get(frame.f_globals.get("__file__"))
+            if user is None:
+                user = frames.is_user(frame)
+            if user:
+                break
+            frame = frame.f_back
+        else:
+            return  # pytest's own, or the interpreter's
         self.temps_seen += 1
-        owner, fixture = self._owner()
-        self._temps[path] = Temp(
-            path, directory, event, self.frames.describe(user), root, self.test, self.phase, fixture, owner
-        )
+        temps[path] = (frames.describe(frame), event, directory, context)
 
     def _on_remove(self, event: str, args: Tuple[Any, ...]) -> None:
-        if not self._temps or _given(args[1]):
+        temps = self._temps
+        if not temps or (args[1] != -1 and _given(args[1])):
             return
-        path = _text(args[0])
-        if path is None:
-            return
-        temp = self._temps.get(_absolute(path))
-        if temp is not None:
-            temp.removed = event
+        path = args[0]
+        if type(path) is not str or path not in temps:
+            path = _absolute_text(path)
+        if path in temps:
+            self._removed[path] = event
 
     def _on_env(self, event: str, args: Tuple[Any, ...]) -> None:
         if args[0] in self.classifier.variables:
