@@ -236,7 +236,8 @@ class GuardPlugin:
             text = f"xdevlint guard: no moves between locations, no temps left behind ({summary['moves_watched']} moves, {summary['temps_watched']} temps watched)"
         write(text, yellow=bool(parts))
         if summary["internal_errors"]:
-            write(f"xdevlint guard: {summary['internal_errors']} errors inside the hook, ignored (first: {summary['first_internal_error']})", red=True)
+            errors = _plural(summary["internal_errors"], "error")
+            write(f"xdevlint guard: {errors} inside the hook, ignored (first: {summary['first_internal_error']})", red=True)
         if summary["temps_not_tracked"]:
             write(f"xdevlint guard: {summary['temps_not_tracked']} temps not tracked (over {runtime_guard.TEMP_LIMIT} in one test)", yellow=True)
         if self.json_path:
