@@ -1,22 +1,28 @@
 """What ``pytest --xdevlint-guard`` adds to a test suite that moves files and makes temps in
 loops (issue 34: at most 5%), and what the plugin costs when the guard is off.
 
-Writes a sample suite into a directory of its own (``--workdir``; by default a fresh one on
-``/dev/shm`` where there is one, else under the system temp directory, removed after), then runs it as whole ``pytest`` processes in
-three variants, in rotating order for ``--rounds`` rounds:
+Writes a sample suite into a directory of its own (``--workdir``; by default a fresh one in
+the system temp directory, or on ``/dev/shm`` with ``--tmpfs``, removed after), then runs
+it as whole ``pytest`` processes in three variants, in rotating order for ``--rounds``
+rounds:
 
 - ``no plugin``: ``-p no:xdevlint`` (xdevlint's plugin not loaded at all);
 - ``off``: the plugin loaded, the guard off (what every pytest run of an xdevlint user pays);
 - ``guard``: ``--xdevlint-guard`` (report mode).
 
-For each it reports the medians of the whole process's wall time, of its CPU time (user and
-system, from ``getrusage``), and of the tests' own time (the sum of the call phases'
-durations, as pytest measures them: start-up and collection left out), and the ratios to
-``off`` (the median of the per-round ratios, and their range). Every temp and cache file
-lives under the work directory (``TMPDIR`` and ``XDG_CACHE_HOME`` point there); on a tmpfs
-the suite's own I/O is as cheap as it gets, so the guard's share is the largest it can be.
+The suite's tests loop over the healthy forms (stage beside the destination and replace,
+mkstemp and remove, mkdtemp with a file and rmtree, NamedTemporaryFile, read back,
+safe_move from temp into the cache) and one move from temp into the cache, reported once per
+test with its count; each file gets ``--payload`` bytes. For each variant it reports the
+medians of the whole process's wall time, of its CPU time (user and system, from
+``getrusage``), and of the tests' own time (the sum of the call phases' durations, as
+pytest measures them: start-up and collection left out), and the ratios to ``off`` (the
+median of the per-round ratios, and their range). Every temp and cache file lives under
+the work directory (``TMPDIR`` and ``XDG_CACHE_HOME`` point there). ``--tmpfs --payload
+64`` is the worst case: the suite's own I/O as cheap as it gets, so the hook's share of
+the run is the largest it can be.
 
-    python bench/guard_overhead.py [--rounds 7] [--loops 2000] [--workdir DIR]
+    python bench/guard_overhead.py [--rounds 7] [--loops 2000] [--payload BYTES] [--tmpfs] [--workdir DIR]
 """
 
 from __future__ import annotations
@@ -69,6 +75,7 @@ SUITE = textwrap.dedent(
     from xdevlint.safemove import safe_move
 
     LOOPS = int(os.environ["BENCH_LOOPS"])
+    PAYLOAD = b"x" * int(os.environ["BENCH_PAYLOAD"])
     CACHE = os.path.join(os.environ["XDG_CACHE_HOME"], "bench")
     os.makedirs(CACHE, exist_ok=True)
     ROUNDS = range(4)
@@ -80,7 +87,7 @@ SUITE = textwrap.dedent(
             dest = os.path.join(CACHE, f"blob-{round_}-{i}")
             fd, tmp = tempfile.mkstemp(dir=CACHE, suffix=".part")
             with os.fdopen(fd, "wb") as handle:
-                handle.write(b"x" * 64)
+                handle.write(PAYLOAD)
             os.replace(tmp, dest)
 
 
@@ -89,7 +96,7 @@ SUITE = textwrap.dedent(
         for _ in range(LOOPS):
             fd, tmp = tempfile.mkstemp()
             try:
-                os.write(fd, b"x" * 64)
+                os.write(fd, PAYLOAD)
             finally:
                 os.close(fd)
                 os.unlink(tmp)
@@ -100,7 +107,7 @@ SUITE = textwrap.dedent(
         for _ in range(LOOPS // 4):
             directory = tempfile.mkdtemp()
             with open(os.path.join(directory, "shard"), "wb") as handle:
-                handle.write(b"x" * 64)
+                handle.write(PAYLOAD)
             shutil.rmtree(directory)
 
 
@@ -108,7 +115,7 @@ SUITE = textwrap.dedent(
     def test_named_temporary_file(round_):
         for _ in range(LOOPS // 2):
             with tempfile.NamedTemporaryFile() as handle:
-                handle.write(b"x" * 64)
+                handle.write(PAYLOAD)
 
 
     @pytest.mark.parametrize("round_", ROUNDS)
@@ -124,7 +131,7 @@ SUITE = textwrap.dedent(
         for i in range(LOOPS // 4):
             fd, tmp = tempfile.mkstemp()
             with os.fdopen(fd, "wb") as handle:
-                handle.write(b"x" * 64)
+                handle.write(PAYLOAD)
             safe_move(tmp, os.path.join(CACHE, f"safe-{round_}-{i}"))
 
 
@@ -140,7 +147,7 @@ SUITE = textwrap.dedent(
 VARIANTS: Dict[str, List[str]] = {"no plugin": ["-p", "no:xdevlint"], "off": [], "guard": ["--xdevlint-guard"]}
 
 
-def run(work: Path, variant: str, loops: int) -> Tuple[float, float, float]:
+def run(work: Path, variant: str, loops: int, payload: int) -> Tuple[float, float, float]:
     """(the process's wall time, its CPU time, the tests' call phases) in seconds, for one
     run in a fresh cache."""
     cache, tmp, times = work / "cache", work / "tmp", work / "times"
@@ -149,7 +156,7 @@ def run(work: Path, variant: str, loops: int) -> Tuple[float, float, float]:
         directory.mkdir()
     environment = dict(
         os.environ, PYTHONPATH=str(REPO), TMPDIR=str(tmp), XDG_CACHE_HOME=str(cache),
-        BENCH_LOOPS=str(loops), BENCH_TIMES=str(times),
+        BENCH_LOOPS=str(loops), BENCH_PAYLOAD=str(payload), BENCH_TIMES=str(times),
     )
     environment.pop("PYTEST_ADDOPTS", None)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -169,8 +176,7 @@ def run(work: Path, variant: str, loops: int) -> Tuple[float, float, float]:
 
 
 def _fast_directory() -> str:
-    """/dev/shm where there is one: on a tmpfs the suite's own I/O is cheapest, so the
-    hook's share of the run is the largest it can be, and disk latency stays out."""
+    """/dev/shm where there is one: on a tmpfs the suite's own I/O is cheapest."""
     shm = "/dev/shm"
     return shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else tempfile.gettempdir()
 
@@ -190,22 +196,25 @@ def main(argv: List[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--loops", type=int, default=2000, help="iterations of each test's loop")
-    parser.add_argument("--workdir", type=Path, default=None, help="default: a fresh directory on /dev/shm, removed after")
+    parser.add_argument("--payload", type=int, default=64 * 1024, help="bytes written to each file (default 64 KiB)")
+    parser.add_argument("--tmpfs", action="store_true", help="work on /dev/shm: the suite's I/O as cheap as it gets")
+    parser.add_argument("--workdir", type=Path, default=None, help="default: a fresh directory, removed after")
     options = parser.parse_args(argv)
-    work = options.workdir or Path(tempfile.mkdtemp(prefix="xdevlint-guard-bench-", dir=_fast_directory()))
+    base = _fast_directory() if options.tmpfs else tempfile.gettempdir()
+    work = options.workdir or Path(tempfile.mkdtemp(prefix="xdevlint-guard-bench-", dir=base))
     try:
         (work / "suite").mkdir(parents=True, exist_ok=True)
         (work / "suite" / "conftest.py").write_text(CONFTEST)
         (work / "suite" / "test_loops.py").write_text(SUITE)
         names = list(VARIANTS)
         for name in names:
-            run(work, name, options.loops)  # warm the page cache and the bytecode
+            run(work, name, options.loops, options.payload)  # warm the page cache and the bytecode
         results: Dict[str, List[Tuple[float, float, float]]] = {name: [] for name in names}
         for round_ in range(options.rounds):
             order = names[round_ % len(names):] + names[: round_ % len(names)]
             for name in order:
-                results[name].append(run(work, name, options.loops))
-        print(f"{options.rounds} rounds, {options.loops} loops per test, in {work} ({_filesystem(work)}), "
+                results[name].append(run(work, name, options.loops, options.payload))
+        print(f"{options.rounds} rounds, {options.loops} loops per test, {options.payload} bytes a file, in {work} ({_filesystem(work)}), "
               f"{sys.executable} ({sys.version.split()[0]})")
         print("each variant's median; against `off`: the median of the rounds' ratios (lowest-highest)")
         header = ["variant", "whole run", "CPU", "tests", "whole run / off", "CPU / off", "tests / off"]
