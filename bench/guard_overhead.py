@@ -3,11 +3,13 @@ loops (issue 34: at most 5%), and what the plugin costs when the guard is off.
 
 Writes a sample suite into a directory of its own (``--workdir``; by default a fresh one in
 the system temp directory, or on ``/dev/shm`` with ``--tmpfs``, removed after), then runs
-it as whole ``pytest`` processes in three variants, in rotating order for ``--rounds``
+it as whole ``pytest`` processes in four variants, in rotating order for ``--rounds``
 rounds:
 
 - ``no plugin``: ``-p no:xdevlint`` (xdevlint's plugin not loaded at all);
 - ``off``: the plugin loaded, the guard off (what every pytest run of an xdevlint user pays);
+- ``no-op hook``: the guard off, and a plugin that installs an audit hook doing nothing: the
+  floor of any design on audit hooks (every audit event of the run calls into Python);
 - ``guard``: ``--xdevlint-guard`` (report mode).
 
 The suite's tests loop over the healthy forms (stage beside the destination and replace,
@@ -144,7 +146,15 @@ SUITE = textwrap.dedent(
     '''
 )
 
-VARIANTS: Dict[str, List[str]] = {"no plugin": ["-p", "no:xdevlint"], "off": [], "guard": ["--xdevlint-guard"]}
+#: A plugin that installs an audit hook doing nothing: the floor of any audit-hook design.
+NOOP_HOOK = "import sys\n\nsys.addaudithook(lambda event, args: None)\n"
+
+VARIANTS: Dict[str, List[str]] = {
+    "no plugin": ["-p", "no:xdevlint"],
+    "off": [],
+    "no-op hook": ["-p", "noop_hook"],
+    "guard": ["--xdevlint-guard"],
+}
 
 
 def run(work: Path, variant: str, loops: int, payload: int) -> Tuple[float, float, float]:
@@ -155,7 +165,7 @@ def run(work: Path, variant: str, loops: int, payload: int) -> Tuple[float, floa
         shutil.rmtree(directory, ignore_errors=True)
         directory.mkdir()
     environment = dict(
-        os.environ, PYTHONPATH=str(REPO), TMPDIR=str(tmp), XDG_CACHE_HOME=str(cache),
+        os.environ, PYTHONPATH=f"{REPO}{os.pathsep}{work}", TMPDIR=str(tmp), XDG_CACHE_HOME=str(cache),
         BENCH_LOOPS=str(loops), BENCH_PAYLOAD=str(payload), BENCH_TIMES=str(times),
     )
     environment.pop("PYTEST_ADDOPTS", None)
@@ -206,6 +216,7 @@ def main(argv: List[str]) -> int:
         (work / "suite").mkdir(parents=True, exist_ok=True)
         (work / "suite" / "conftest.py").write_text(CONFTEST)
         (work / "suite" / "test_loops.py").write_text(SUITE)
+        (work / "noop_hook.py").write_text(NOOP_HOOK)
         names = list(VARIANTS)
         for name in names:
             run(work, name, options.loops, options.payload)  # warm the page cache and the bytecode

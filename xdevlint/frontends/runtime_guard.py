@@ -259,18 +259,24 @@ class Classifier:
         self.locations = locations
         names = {variable for location in locations.locations for variable in location.env}
         self.variables: FrozenSet[object] = frozenset(names | {os.fsencode(n) for n in names})
+        self._call_names = tuple(dotted for location in locations.locations for dotted in location.calls)
+        self._imported: FrozenSet[str] = frozenset()  # the calls whose module was imported, last asked
         self._calls: Dict[str, Optional[str]] = {}
         self._resolved: Dict[str, str] = {}
         self.roots: Tuple[Root, ...] = ()
         self.exact: Dict[str, Root] = {}
         self.tempdir: object = object()  # tempfile.tempdir when the roots were read
         self.stale = True
+        self.env_changed = True  # since the location functions were last called
         self.generation = 0
 
     def refresh(self) -> None:
-        for location in self.locations.locations:
-            for dotted in location.calls:
-                self._calls[dotted] = _imported_call(dotted)
+        """Outside the hook (a test begins): call the location functions again if their
+        module was imported since, or a variable changed; resolve new directories."""
+        imported = frozenset(d for d in self._call_names if d.rpartition(".")[0] in sys.modules)
+        if imported != self._imported or self.env_changed:
+            self._imported, self.env_changed = imported, False
+            self._calls = {dotted: _imported_call(dotted) for dotted in imported}
         self._build(resolve=True)
 
     def ensure(self) -> None:
@@ -406,7 +412,7 @@ class Recorder:
         for event in MOVE_EVENTS:
             self.handlers[event] = self._on_move
         for event in TEMP_EVENTS:
-            self.handlers[event] = self._on_temp
+            self.handlers[event] = self._track
         self.handlers["open"] = self._on_open
         self.handlers["os.mkdir"] = self._on_mkdir
         for event in REMOVE_EVENTS:
@@ -622,22 +628,23 @@ class Recorder:
             staged_at=temp[0] if temp is not None else None,
         )
 
-    def _on_temp(self, event: str, args: Tuple[Any, ...]) -> None:
-        self._track(args[0], event == "tempfile.mkdtemp", event, True)
-
     def _on_open(self, event: str, args: Tuple[Any, ...]) -> None:
-        path, flags = args[0], args[2]
-        if type(path) is not int and type(flags) is int and flags & _O_CREAT and path not in self._temps:
-            self._track(path, False, event, False)
+        flags, path = args[2], args[0]
+        if type(flags) is int and flags & _O_CREAT and type(path) is not int and path not in self._temps:
+            self._track(event, (path,), False, False)
 
     def _on_mkdir(self, event: str, args: Tuple[Any, ...]) -> None:
         path = args[0]
         if path not in self._temps and (args[2] == -1 or not _given(args[2])):
-            self._track(path, True, event, False)
+            self._track(event, (path,), True, False)
 
-    def _track(self, value: object, directory: bool, event: str, anywhere: bool) -> None:
-        """Note a temp made: by ``tempfile`` (``anywhere``) or in the temp location; called
-        from a handler (the caller's frame is three up)."""
+    def _track(self, event: str, args: Tuple[Any, ...], directory: Optional[bool] = None, anywhere: bool = True) -> None:
+        """Note a temp made: the handler of ``tempfile``'s events (made anywhere), and
+        called by those of ``open`` and ``os.mkdir`` (made in the temp location); either
+        way the caller's frame is three up (this <- a handler or _audit <- ...)."""
+        value = args[0]
+        if directory is None:
+            directory = event == "tempfile.mkdtemp"
         context = self._context
         if context is None:
             return
@@ -659,7 +666,8 @@ class Recorder:
             self.dropped += 1
             return
         frames = self.frames
-        frame: Optional[FrameType] = sys._getframe(3)  # _track <- handler <- _audit <- the caller
+        # _track <- _audit <- the caller, or _track <- handler <- _audit <- the caller.
+        frame: Optional[FrameType] = sys._getframe(2 if anywhere else 3)
         known = frames.user_files
         while frame is not None:
             user = known.get(frame.f_globals.get("__file__"))
@@ -685,7 +693,7 @@ class Recorder:
 
     def _on_env(self, event: str, args: Tuple[Any, ...]) -> None:
         if args[0] in self.classifier.variables:
-            self.classifier.stale = True
+            self.classifier.stale = self.classifier.env_changed = True
 
     def failed(self, error: BaseException) -> None:
         self.errors += 1
