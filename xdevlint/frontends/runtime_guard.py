@@ -303,12 +303,14 @@ class Classifier:
         self.stale = False
         self.generation += 1
 
-    def classify_directory(self, directory: str) -> Optional[Root]:
-        """``directory`` is absolute and normalised; call :meth:`ensure` first."""
-        for root in self.roots:  # longest first
-            if directory == root.path or directory.startswith(root.path.rstrip(os.sep) + os.sep):
-                return root
-        return None
+
+
+def _classify(directory: str, roots: Sequence[Root]) -> Optional[Root]:
+    """The root (of ``roots``, longest first) that holds ``directory`` (absolute, normalised)."""
+    for root in roots:
+        if directory == root.path or directory.startswith(root.path.rstrip(os.sep) + os.sep):
+            return root
+    return None
 
 
 def _text(value: object) -> Optional[str]:
@@ -372,9 +374,11 @@ class Place:
 class Recorder:
     """What the hook saw during the session, by test; driven by the pytest plugin.
 
-    The hook runs for every watched call of the suite, so its work is kept to dictionary
-    lookups: what it learns of a directory (:class:`Place`) is kept for the test, a temp is
-    a tuple until it is found left behind, and the user's frame is found by module file."""
+    The hook runs for every watched call of the suite, so at event time it does only what
+    cannot wait: a temp's path and the user's frame (the stack is gone after), a move's
+    verdict (learnt once per pair of directories and test). Which location a temp is in,
+    and whether it is pytest's, is decided at the test's end, for the temps still there,
+    against the locations' directories as they were when it was made."""
 
     def __init__(
         self, classifier: Classifier, frames: Frames, move_function: str, fixture_roots: Sequence[str] = (),
@@ -396,10 +400,15 @@ class Recorder:
         self.phase = ""
         self._context: Optional[Context] = None  # None between tests: nothing is recorded
         self._fixtures: List[Tuple[str, object]] = []  # (name, owner) of the fixtures being set up
+        # Learnt per generation of the classifier (and test): directories, moves' verdicts,
+        # and the prefixes that tell a creation in the temp location (not pytest's) at once.
+        self._generation = -1
         self._places: Dict[str, Place] = {}
-        self._generation = -1  # the classifier's generation the places were learnt in
-        # path -> (frame, event, is a directory, context); what was tried on it, apart.
-        self._temps: Dict[str, Tuple[Frame, str, bool, Context]] = {}
+        self._verdicts: Dict[Tuple[str, str], Optional[Tuple[Place, Place, bool, bool]]] = {}
+        self._temp_prefixes: Tuple[str, ...] = ()
+        self._fixture_prefixes: Tuple[str, ...] = ()
+        # path -> (frame, event, is a directory, context, parent directory, the roots then).
+        self._temps: Dict[str, Tuple[Frame, str, bool, Context, str, Tuple[Root, ...]]] = {}
         self._moved: Dict[str, Tuple[str, str]] = {}
         self._removed: Dict[str, str] = {}
         self._moves: Dict[Tuple[object, ...], Move] = {}
@@ -412,7 +421,7 @@ class Recorder:
         for event in MOVE_EVENTS:
             self.handlers[event] = self._on_move
         for event in TEMP_EVENTS:
-            self.handlers[event] = self._track
+            self.handlers[event] = self._on_temp
         self.handlers["open"] = self._on_open
         self.handlers["os.mkdir"] = self._on_mkdir
         for event in REMOVE_EVENTS:
@@ -425,6 +434,7 @@ class Recorder:
     def begin(self, test: str) -> None:
         self.test = test
         self.classifier.refresh()  # a new generation: devices and mounts are asked again
+        self._regenerate()
         self.set_phase("setup")
 
     def set_phase(self, phase: str) -> None:
@@ -455,50 +465,60 @@ class Recorder:
         """The test's moves, and its temps still there now that it has been torn down."""
         keys = [key for key in self._moves if key[0] == test]
         moves = [self._moves.pop(key) for key in keys]
-        leftovers = self._judge([path for path, temp in self._temps.items() if temp[3].owner == test])
+        leftovers = self._judge(lambda context: context.owner == test)
         self.test = None
         self._update()
         return moves, leftovers
 
     def end_owner(self, owner: object) -> List[Leftover]:
         """The temps a wider-scoped fixture made, still there after its teardown."""
-        return self._judge([path for path, temp in self._temps.items() if temp[3].owner is owner])
+        return self._judge(lambda context: context.owner is owner)
 
     def finish(self) -> Tuple[List[Move], List[Leftover]]:
         """Whatever no test or fixture end has claimed (an interrupted session)."""
         moves = list(self._moves.values())
         self._moves.clear()
-        return moves, self._judge(list(self._temps))
+        return moves, self._judge(lambda context: True)
 
-    def _judge(self, paths: List[str]) -> List[Leftover]:
-        """Which of ``paths`` (temps) are still there, forgetting all of them: one
-        ``lstat`` each, or one listing of a directory holding many; a leftover inside a
-        leftover directory is counted in it."""
-        by_directory: Dict[str, List[str]] = {}
-        for path in paths:
-            by_directory.setdefault(os.path.dirname(path), []).append(path)
+    def _judge(self, owned: Callable[[Context], bool]) -> List[Leftover]:
+        """Which of the temps ``owned`` are still there and are temps, forgetting all of
+        them: one ``lstat`` each, or one listing of a directory holding many; a leftover
+        inside a leftover directory is counted in it."""
+        temps = self._temps
+        mine = [path for path, temp in temps.items() if owned(temp[3])]
+        by_parent: Dict[str, List[str]] = {}
+        for path in mine:
+            by_parent.setdefault(temps[path][4], []).append(path)
         there: List[str] = []
-        for directory, group in by_directory.items():
+        for parent, group in by_parent.items():
             if len(group) > LIST_THRESHOLD:
                 try:
-                    names = set(os.listdir(directory))
+                    names = set(os.listdir(parent))
                 except OSError:
                     names = set()
-                there.extend(p for p in group if os.path.basename(p) in names)
+                start = len(parent.rstrip(_SEP)) + 1
+                there.extend(path for path in group if path[start:] in names)
             else:
-                there.extend(p for p in group if os.path.lexists(p))
+                there.extend(path for path in group if os.path.lexists(path))
         found: Dict[str, Leftover] = {}
-        self._fresh()
         for path in there:
-            frame, event, is_directory, context = self._temps[path]
-            place = self._place(os.path.dirname(path))
+            frame, event, is_directory, context, parent, roots = temps[path]
+            root = _classify(os.path.normpath(parent), roots)
+            location = root.location if root else None
+            if (event in CREATE_EVENTS and location != TEMP) or self._fixture_directory(os.path.normpath(parent), root):
+                continue  # made outside the temp location after all, or pytest's (tmp_path)
             found[path] = Leftover(
-                Temp(path, is_directory, event, frame, place.location, context, self._moved.get(path), self._removed.get(path))
+                Temp(path, is_directory, event, frame, location, context, self._moved.get(path), self._removed.get(path))
             )
-        for path in paths:
-            del self._temps[path]
-            self._moved.pop(path, None)
-            self._removed.pop(path, None)
+        if len(mine) == len(temps):
+            temps.clear()
+            self._moved.clear()
+            self._removed.clear()
+        else:
+            for path in mine:
+                del temps[path]
+                self._moved.pop(path, None)
+                self._removed.pop(path, None)
         kept: List[Leftover] = []
         for path in sorted(found):
             outer: Optional[Leftover] = None
@@ -514,28 +534,6 @@ class Recorder:
                 outer.inside += 1
         return kept
 
-    # -- the hook's handlers (inside the hook: no I/O but os.stat of a move's sides) --
-
-    def _fresh(self) -> None:
-        """Read the locations' directories again if one moved (and forget the places)."""
-        classifier = self.classifier
-        if classifier.stale or tempfile.tempdir is not classifier.tempdir:
-            classifier.ensure()
-        if classifier.generation != self._generation:
-            self._places = {}
-            self._generation = classifier.generation
-
-    def _place(self, directory: str) -> Place:
-        """What is known of ``directory`` (absolute), learnt on first use in a test; call
-        :meth:`_fresh` first."""
-        place = self._places.get(directory)
-        if place is None:
-            normal = os.path.normpath(directory)
-            root = self.classifier.classify_directory(normal)
-            place = Place(normal, root, self._fixture_directory(normal, root))
-            self._places[directory] = place
-        return place
-
     def _fixture_directory(self, directory: str, root: Optional[Root]) -> bool:
         """Whether ``directory`` is pytest's to clean up (``tmp_path`` and its kin)."""
         inside = directory + _SEP
@@ -544,6 +542,42 @@ class Recorder:
         if root is None or root.location != TEMP or len(directory) <= len(root.path):
             return False
         return inside[len(root.path.rstrip(_SEP)) + 1 :].startswith(self._fixture_names)
+
+    # -- the hook's handlers (inside the hook: no I/O but os.stat of a move's sides) --
+
+    def _regenerate(self) -> None:
+        """Forget what was learnt of directories: the locations' directories moved, or a
+        test begins (devices and mounts may have changed since the last)."""
+        classifier = self.classifier
+        self._generation = classifier.generation
+        self._places = {}
+        self._verdicts = {}
+        temp_roots = [root.path.rstrip(_SEP) + _SEP for root in classifier.roots if root.location == TEMP]
+        self._temp_prefixes = tuple(temp_roots)
+        self._fixture_prefixes = self._fixture_roots + tuple(r + n for r in temp_roots for n in self._fixture_names)
+
+    def _place(self, directory: str) -> Place:
+        """What is known of ``directory`` (absolute), learnt on first use in a generation."""
+        place = self._places.get(directory)
+        if place is None:
+            normal = os.path.normpath(directory)
+            root = _classify(normal, self.classifier.roots)
+            place = Place(normal, root, self._fixture_directory(normal, root))
+            self._places[directory] = place
+        return place
+
+    def _verdict(self, source_key: str, destination_key: str) -> Optional[Tuple[Place, Place, bool, bool]]:
+        """Whether a move between two directories is one to report: (their places, in
+        different locations, on different devices); None when it is not."""
+        source_place, destination_place = self._place(source_key), self._place(destination_key)
+        # A file's device is its directory's: one os.stat per directory and generation.
+        source_device, destination_device = source_place.stat(), destination_place.stat()
+        different_locations = source_place.location != destination_place.location
+        different_devices = source_device != destination_device and source_device is not None and destination_device is not None
+        verdict = (source_place, destination_place, different_locations, different_devices)
+        found = verdict if different_locations or different_devices else None
+        self._verdicts[(source_key, destination_key)] = found
+        return found
 
     def _on_move(self, event: str, args: Tuple[Any, ...]) -> None:
         context = self._context
@@ -559,7 +593,11 @@ class Recorder:
         if source is None or destination is None:
             return
         self.moves_seen += 1
-        destination_device: Optional[int] = None
+        classifier = self.classifier
+        if classifier.stale or tempfile.tempdir is not classifier.tempdir:
+            classifier.ensure()
+        if classifier.generation != self._generation:
+            self._regenerate()
         if event == "shutil.move":
             # Into an existing directory, as shutil.move does.
             try:
@@ -569,42 +607,31 @@ class Recorder:
             else:
                 if stat.S_ISDIR(info.st_mode):
                     destination = os.path.join(destination, os.path.basename(source.rstrip(_SEP)))
-                    destination_device = info.st_dev
-        classifier = self.classifier
-        if classifier.stale or tempfile.tempdir is not classifier.tempdir or classifier.generation != self._generation:
-            self._fresh()
-        # The place of a path's directory, or of the path when it is a location's root
-        # (a directory moved onto $XDG_CACHE_HOME).
-        exact, places = classifier.exact, self._places
-        key = source if source in exact else (source[: source.rfind(_SEP)] or _SEP)
-        source_place = places.get(key) or self._place(key)
-        key = destination if destination in exact else (destination[: destination.rfind(_SEP)] or _SEP)
-        destination_place = places.get(key) or self._place(key)
+        # Judged by directory, or by the path when it is a location's own directory (a
+        # directory moved onto $XDG_CACHE_HOME).
+        exact = classifier.exact
+        source_key = source if source in exact else (source[: source.rfind(_SEP)] or _SEP)
+        destination_key = destination if destination in exact else (destination[: destination.rfind(_SEP)] or _SEP)
+        try:
+            verdict = self._verdicts[(source_key, destination_key)]
+        except KeyError:
+            verdict = self._verdict(source_key, destination_key)
         temps = self._temps
         temp = temps.get(source)
         if temp is not None:
             self._moved[source] = (event, destination)
             # Renamed inside the temp location it is still a temp, under its new name.
-            if destination_place.location == TEMP and not destination_place.fixture and destination not in temps:
-                temps[destination] = temp
-        # A file's device is its directory's: one os.stat per directory and test.
-        source_device = source_place.device
-        if source_device == _UNKNOWN:
-            source_device = source_place.stat()
-        if destination_device is None:
-            destination_device = destination_place.device
-            if destination_device == _UNKNOWN:
-                destination_device = destination_place.stat()
-        different_locations = source_place.location != destination_place.location
-        different_devices = source_device != destination_device and source_device is not None and destination_device is not None
-        if different_locations or different_devices:
-            self._report_move(event, source, destination, source_place, destination_place, source_device,
-                              destination_device, different_locations, different_devices, temp, context)
+            if (
+                destination not in temps and destination.startswith(self._temp_prefixes)
+                and not destination.startswith(self._fixture_prefixes)
+            ):
+                temps[destination] = temp[:4] + (destination_key, classifier.roots)
+        if verdict is not None:
+            self._report_move(event, source, destination, verdict, temp, context)
 
     def _report_move(
-        self, event: str, source: str, destination: str, source_place: Place, destination_place: Place,
-        source_device: Optional[int], destination_device: Optional[int], different_locations: bool,
-        different_devices: bool, temp: Optional[Tuple[Frame, str, bool, Context]], context: Context,
+        self, event: str, source: str, destination: str, verdict: Tuple[Place, Place, bool, bool],
+        temp: Optional[Tuple[Frame, str, bool, Context, str, Tuple[Root, ...]]], context: Context,
     ) -> None:
         caller = sys._getframe(3)  # this <- _on_move <- _audit <- the caller of os.rename (C has no frame)
         exempt = self._exempt if event == "shutil.move" else self._exempt_nested
@@ -613,6 +640,7 @@ class Recorder:
         user = self.frames.user_frame(caller)
         if user is None:
             return  # pytest's own, or the interpreter's
+        source_place, destination_place, different_locations, different_devices = verdict
         frame = self.frames.describe(user)
         key = (context.test, context.phase, context.fixture, event, frame, source_place.location,
                destination_place.location, different_devices)
@@ -622,8 +650,8 @@ class Recorder:
             return
         self._moves[key] = Move(
             test=context.test, phase=context.phase, fixture=context.fixture, event=event, frame=frame,
-            source=Side(source, source_place.root, source_device),
-            destination=Side(destination, destination_place.root, destination_device),
+            source=Side(source, source_place.root, source_place.device),
+            destination=Side(destination, destination_place.root, destination_place.device),
             different_locations=different_locations, different_devices=different_devices,
             staged_at=temp[0] if temp is not None else None,
         )
@@ -631,43 +659,52 @@ class Recorder:
     def _on_open(self, event: str, args: Tuple[Any, ...]) -> None:
         flags, path = args[2], args[0]
         if type(flags) is int and flags & _O_CREAT and type(path) is not int and path not in self._temps:
-            self._track(event, (path,), False, False)
+            self._created(event, path, False)
 
     def _on_mkdir(self, event: str, args: Tuple[Any, ...]) -> None:
         path = args[0]
         if path not in self._temps and (args[2] == -1 or not _given(args[2])):
-            self._track(event, (path,), True, False)
+            self._created(event, path, True)
 
-    def _track(self, event: str, args: Tuple[Any, ...], directory: Optional[bool] = None, anywhere: bool = True) -> None:
-        """Note a temp made: the handler of ``tempfile``'s events (made anywhere), and
-        called by those of ``open`` and ``os.mkdir`` (made in the temp location); either
-        way the caller's frame is three up (this <- a handler or _audit <- ...)."""
-        value = args[0]
-        if directory is None:
-            directory = event == "tempfile.mkdtemp"
-        context = self._context
-        if context is None:
+    def _created(self, event: str, value: object, directory: bool) -> None:
+        """A file or directory created: a temp when it is in the temp location and not
+        pytest's (a first look by prefix; the test's end decides)."""
+        if self._context is None:
             return
         path = value if type(value) is str and value.startswith(_SEP) else _absolute_text(value)
+        if path is None:
+            return
+        classifier = self.classifier
+        if classifier.stale or tempfile.tempdir is not classifier.tempdir:
+            classifier.ensure()
+        if classifier.generation != self._generation:
+            self._regenerate()
+        if path.startswith(self._temp_prefixes) and not path.startswith(self._fixture_prefixes):
+            self._track(event, path, directory, 4)  # _track <- this <- handler <- _audit <- the caller
+
+    def _on_temp(self, event: str, args: Tuple[Any, ...]) -> None:
+        value = args[0]
+        path = value if type(value) is str and value.startswith(_SEP) else _absolute_text(value)
+        if path is not None:
+            classifier = self.classifier
+            if classifier.stale or tempfile.tempdir is not classifier.tempdir:
+                classifier.ensure()
+            self._track(event, path, event == "tempfile.mkdtemp", 3)  # _track <- this <- _audit <- the caller
+
+    def _track(self, event: str, path: str, directory: bool, depth: int) -> None:
+        """Note a temp made, with the user's frame (``depth`` frames up is the caller)."""
+        context = self._context
         temps = self._temps
-        if path is None or path in temps:
-            return  # tempfile's own open/mkdir of the name it just announced
-        cut = path.rfind(_SEP)
-        parent = path[:cut] or _SEP
+        if context is None or path in temps:
+            return  # between tests; or tempfile's own open/mkdir of the name it announced
+        parent = path[: path.rfind(_SEP)] or _SEP
         if parent in temps:
             return  # inside a temp directory the guard tracks: judged with it
-        classifier = self.classifier
-        if classifier.stale or tempfile.tempdir is not classifier.tempdir or classifier.generation != self._generation:
-            self._fresh()
-        place = self._places.get(parent) or self._place(parent)
-        if (not anywhere and place.location != TEMP) or place.fixture or path in classifier.exact:
-            return  # not a temp; pytest's (tmp_path); or a location's own directory
         if len(temps) >= TEMP_LIMIT:
             self.dropped += 1
             return
         frames = self.frames
-        # _track <- _audit <- the caller, or _track <- handler <- _audit <- the caller.
-        frame: Optional[FrameType] = sys._getframe(2 if anywhere else 3)
+        frame: Optional[FrameType] = sys._getframe(depth)
         known = frames.user_files
         while frame is not None:
             user = known.get(frame.f_globals.get("__file__"))
@@ -679,12 +716,12 @@ class Recorder:
         else:
             return  # pytest's own, or the interpreter's
         self.temps_seen += 1
-        temps[path] = (frames.describe(frame), event, directory, context)
+        temps[path] = (frames.describe(frame), event, directory, context, parent, self.classifier.roots)
 
     def _on_remove(self, event: str, args: Tuple[Any, ...]) -> None:
         temps = self._temps
-        if not temps or (args[1] != -1 and _given(args[1])):
-            return
+        if not temps or (len(args) > 1 and args[1] != -1 and _given(args[1])):
+            return  # (shutil.rmtree's event has no dir_fd before Python 3.11)
         path = args[0]
         if type(path) is not str or path not in temps:
             path = _absolute_text(path)
@@ -692,8 +729,10 @@ class Recorder:
             self._removed[path] = event
 
     def _on_env(self, event: str, args: Tuple[Any, ...]) -> None:
-        if args[0] in self.classifier.variables:
-            self.classifier.stale = self.classifier.env_changed = True
+        classifier = self.classifier
+        if args[0] in classifier.variables:
+            # os.environ sets its own copy after putenv: read the roots once it has.
+            classifier.stale = classifier.env_changed = True
 
     def failed(self, error: BaseException) -> None:
         self.errors += 1
