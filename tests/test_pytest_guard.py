@@ -158,6 +158,13 @@ TESTS = textwrap.dedent(
         shards.publish_checked(b"x", "e")
 
 
+    def test_named_temporary_file():
+        import tempfile
+
+        with tempfile.NamedTemporaryFile() as handle:
+            handle.write(b"x")
+
+
     def test_configured_move_function():
         shards.publish_through_configured(b"x", "f")
 
@@ -243,7 +250,7 @@ def test_report_names_the_move_the_leak_and_nothing_else(sample: Path) -> None:
     document = report(sample, "--xdevlint-guard")
     done = document["_run"]
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "10 passed" in done.stdout
+    assert "11 passed" in done.stdout
     found = by_test(document)
     assert set(found) == REPORTED, json.dumps(document["findings"], indent=1)
     shards = str(sample / "shards.py")
@@ -296,15 +303,15 @@ def test_fail_fails_those_tests_and_only_those(sample: Path) -> None:
     # teardown fails, as it would for an error in the fixture's own teardown.
     assert errors == REPORTED - {"test_module_fixture_leaks"} | {"test_hooks_added"}, done.stdout
     passed = set(re.findall(r"^PASSED test_shards.py::(\w+)", done.stdout, re.M))
-    assert len(passed) == 10  # every test's own body passed
-    assert "10 passed, 4 errors" in done.stdout
+    assert len(passed) == 11  # every test's own body passed
+    assert "11 passed, 4 errors" in done.stdout
     assert f"ERROR at teardown of test_through_tmp" in done.stdout
 
 
 def test_ini_option_turns_it_on_and_the_command_line_off(sample: Path) -> None:
     (sample / "pyproject.toml").write_text(PYPROJECT + '\n[tool.pytest.ini_options]\nxdevlint_guard = "fail"\n')
     done = run_pytest(sample)
-    assert done.returncode == 1 and "10 passed, 4 errors" in done.stdout, done.stdout
+    assert done.returncode == 1 and "11 passed, 4 errors" in done.stdout, done.stdout
     done = run_pytest(sample, "--xdevlint-guard=off")
     assert done.returncode == 0 and "xdevlint guard" not in done.stdout, done.stdout
     (sample / "pyproject.toml").write_text(PYPROJECT + '\n[tool.pytest.ini_options]\nxdevlint_guard = true\n')
@@ -412,11 +419,11 @@ def test_on_two_filesystems_the_move_raises_exdev_at_the_call_the_guard_names(sa
     assert os.stat(other_filesystem).st_dev != os.stat(sample).st_dev
     cache = sample.parent / "cache"
     document = report(
-        sample, "--xdevlint-guard", "-k", "through_tmp or beside or leak_on_error",
+        sample, "--xdevlint-guard", "-k", "through_tmp or beside or leak_on_error or named_temporary_file",
         env={"TMPDIR": str(other_filesystem), "SAMPLE_CACHE": str(cache)},
     )
     done = document["_run"]
-    assert done.returncode == 1 and "1 failed, 2 passed" in done.stdout, done.stdout
+    assert done.returncode == 1 and "1 failed, 3 passed" in done.stdout, done.stdout
     assert "Invalid cross-device link" in done.stdout
     assert f"shards.py:{line_of('MOVE')}: OSError" in done.stdout  # where pytest's traceback ends
     found = by_test(document)

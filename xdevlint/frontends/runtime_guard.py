@@ -371,6 +371,10 @@ class Place:
         return self.device
 
 
+#: A temp as the hook notes it; see ``Recorder._temps``.
+_Record = Tuple[Frame, str, bool, Context, str, Tuple[Root, ...], bool]
+
+
 class Recorder:
     """What the hook saw during the session, by test; driven by the pytest plugin.
 
@@ -407,8 +411,9 @@ class Recorder:
         self._verdicts: Dict[Tuple[str, str], Optional[Tuple[Place, Place, bool, bool]]] = {}
         self._temp_prefixes: Tuple[str, ...] = ()
         self._fixture_prefixes: Tuple[str, ...] = ()
-        # path -> (frame, event, is a directory, context, parent directory, the roots then).
-        self._temps: Dict[str, Tuple[Frame, str, bool, Context, str, Tuple[Root, ...]]] = {}
+        # path -> (frame, event, is a directory, context, parent directory, the roots then,
+        # whether it counts wherever it is: made by tempfile, not renamed or created since).
+        self._temps: Dict[str, _Record] = {}
         self._moved: Dict[str, Tuple[str, str]] = {}
         self._removed: Dict[str, str] = {}
         self._moves: Dict[Tuple[object, ...], Move] = {}
@@ -502,10 +507,10 @@ class Recorder:
                 there.extend(path for path in group if os.path.lexists(path))
         found: Dict[str, Leftover] = {}
         for path in there:
-            frame, event, is_directory, context, parent, roots = temps[path]
+            frame, event, is_directory, context, parent, roots, anywhere = temps[path]
             root = _classify(os.path.normpath(parent), roots)
             location = root.location if root else None
-            if (event in CREATE_EVENTS and location != TEMP) or self._fixture_directory(os.path.normpath(parent), root):
+            if (not anywhere and location != TEMP) or self._fixture_directory(os.path.normpath(parent), root):
                 continue  # made outside the temp location after all, or pytest's (tmp_path)
             found[path] = Leftover(
                 Temp(path, is_directory, event, frame, location, context, self._moved.get(path), self._removed.get(path))
@@ -625,13 +630,13 @@ class Recorder:
                 destination not in temps and destination.startswith(self._temp_prefixes)
                 and not destination.startswith(self._fixture_prefixes)
             ):
-                temps[destination] = temp[:4] + (destination_key, classifier.roots)
+                temps[destination] = temp[:4] + (destination_key, classifier.roots, False)
         if verdict is not None:
             self._report_move(event, source, destination, verdict, temp, context)
 
     def _report_move(
         self, event: str, source: str, destination: str, verdict: Tuple[Place, Place, bool, bool],
-        temp: Optional[Tuple[Frame, str, bool, Context, str, Tuple[Root, ...]]], context: Context,
+        temp: Optional[_Record], context: Context,
     ) -> None:
         caller = sys._getframe(3)  # this <- _on_move <- _audit <- the caller of os.rename (C has no frame)
         exempt = self._exempt if event == "shutil.move" else self._exempt_nested
@@ -679,8 +684,11 @@ class Recorder:
             classifier.ensure()
         if classifier.generation != self._generation:
             self._regenerate()
-        if path.startswith(self._temp_prefixes) and not path.startswith(self._fixture_prefixes):
-            self._track(event, path, directory, 4)  # _track <- this <- handler <- _audit <- the caller
+        if (
+            path.startswith(self._temp_prefixes) and not path.startswith(self._fixture_prefixes)
+            and path not in classifier.exact  # a location's own directory (NamedTemporaryFile opens its dir)
+        ):
+            self._track(event, path, directory, False, 4)  # _track <- this <- handler <- _audit <- the caller
 
     def _on_temp(self, event: str, args: Tuple[Any, ...]) -> None:
         value = args[0]
@@ -689,9 +697,9 @@ class Recorder:
             classifier = self.classifier
             if classifier.stale or tempfile.tempdir is not classifier.tempdir:
                 classifier.ensure()
-            self._track(event, path, event == "tempfile.mkdtemp", 3)  # _track <- this <- _audit <- the caller
+            self._track(event, path, event == "tempfile.mkdtemp", True, 3)  # _track <- this <- _audit <- the caller
 
-    def _track(self, event: str, path: str, directory: bool, depth: int) -> None:
+    def _track(self, event: str, path: str, directory: bool, anywhere: bool, depth: int) -> None:
         """Note a temp made, with the user's frame (``depth`` frames up is the caller)."""
         context = self._context
         temps = self._temps
@@ -716,7 +724,7 @@ class Recorder:
         else:
             return  # pytest's own, or the interpreter's
         self.temps_seen += 1
-        temps[path] = (frames.describe(frame), event, directory, context, parent, self.classifier.roots)
+        temps[path] = (frames.describe(frame), event, directory, context, parent, self.classifier.roots, anywhere)
 
     def _on_remove(self, event: str, args: Tuple[Any, ...]) -> None:
         temps = self._temps
