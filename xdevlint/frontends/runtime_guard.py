@@ -684,10 +684,13 @@ class Recorder:
             classifier.ensure()
         if classifier.generation != self._generation:
             self._regenerate()
-        if (
-            path.startswith(self._temp_prefixes) and not path.startswith(self._fixture_prefixes)
-            and path not in classifier.exact  # a location's own directory (NamedTemporaryFile opens its dir)
-        ):
+        if not path.startswith(self._temp_prefixes) or path.startswith(self._fixture_prefixes):
+            return  # outside every temp directory (most files), or pytest's
+        if path in classifier.exact:
+            return  # a location's own directory (NamedTemporaryFile opens its dir)
+        parent = path[: path.rfind(_SEP)] or _SEP
+        place = self._places.get(parent) or self._place(parent)
+        if place.location == TEMP and not place.fixture:  # the longest directory holding it is temp's
             self._track(event, path, directory, False, 4)  # _track <- this <- handler <- _audit <- the caller
 
     def _on_temp(self, event: str, args: Tuple[Any, ...]) -> None:
@@ -697,10 +700,16 @@ class Recorder:
             classifier = self.classifier
             if classifier.stale or tempfile.tempdir is not classifier.tempdir:
                 classifier.ensure()
-            self._track(event, path, event == "tempfile.mkdtemp", True, 3)  # _track <- this <- _audit <- the caller
+            # _track <- this <- _audit <- tempfile's own frames (which raise the event: mkdtemp;
+            # _mkstemp_inner, under mkstemp or a NamedTemporaryFile's opener) <- the caller.
+            directory = event == "tempfile.mkdtemp"
+            self._track(event, path, directory, True, 4 if directory else 5)
 
     def _track(self, event: str, path: str, directory: bool, anywhere: bool, depth: int) -> None:
-        """Note a temp made, with the user's frame (``depth`` frames up is the caller)."""
+        """Note a temp made, with the user's frame, looked for from ``depth`` frames up.
+
+        Python 3.11 makes a frame object for each frame a walk reads: starting above the
+        frames that are always tempfile's own saves making theirs at every temp."""
         context = self._context
         temps = self._temps
         if context is None or path in temps:
