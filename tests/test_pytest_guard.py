@@ -435,3 +435,45 @@ def test_on_two_filesystems_the_move_raises_exdev_at_the_call_the_guard_names(sa
     assert stranded["kind"] == "left_behind" and stranded["frame"]["line"] == line_of("STAGED")
     assert stranded["moved"]["event"] == "os.rename" and stranded["moved"]["destination"] == move["destination"]["path"]
     assert "different filesystems on this machine: the rename fails with EXDEV here" in done.stdout
+
+
+def test_locations_name_their_directories_on_a_running_machine() -> None:
+    """One place for the doctor and the guard: tempdir, the variables set, the configured
+    paths (``~`` expanded), and what a location's call answers."""
+    from xdevlint.analysis.locations import Location, Locations
+
+    locations = Locations((
+        Location("temp", env=("TMPDIR",), paths=("/tmp",)),
+        Location("cache", env=("XDG_CACHE_HOME", "HF_HOME"), paths=("~/.cache",), calls=("pkg.cache_dir", "pkg.none")),
+    ))
+    answers = {"pkg.cache_dir": "/srv/cache"}
+    found = locations.directories({"TMPDIR": "/scratch/tmp", "XDG_CACHE_HOME": "~/xdg"}, "/run/tmp", answers.get)
+    assert found == [
+        ("temp", "tempfile.gettempdir()", "/run/tmp"),
+        ("temp", "$TMPDIR", "/scratch/tmp"),
+        ("temp", "/tmp", "/tmp"),
+        ("cache", "$XDG_CACHE_HOME", os.path.expanduser("~/xdg")),
+        ("cache", "~/.cache", os.path.expanduser("~/.cache")),
+        ("cache", "pkg.cache_dir()", "/srv/cache"),
+    ]
+
+
+def test_a_move_function_is_found_by_module_and_qualified_name() -> None:
+    from xdevlint.frontends.runtime_guard import exempt_names
+
+    pairs = exempt_names({"pkg.store.Store.put", "shutil.move"})
+    qualified = sys.version_info >= (3, 11)
+    assert ("pkg.store", "Store.put" if qualified else "put") in pairs
+    assert ("pkg", "store.Store.put" if qualified else "put") in pairs
+    assert ("shutil", "move") in pairs
+    assert ("pkg.store.Store", "put") in pairs
+
+
+def test_the_longest_location_directory_holds_a_path() -> None:
+    from xdevlint.frontends.runtime_guard import Root, _classify
+
+    roots = sorted([Root("/tmp", "temp", "/tmp"), Root("/tmp/t/cache", "cache", "$XDG_CACHE_HOME")], key=lambda r: -len(r.path))
+    assert _classify("/tmp/t/cache/shards", roots) == roots[0]
+    assert _classify("/tmp/t/cachet", roots) == roots[1]  # a prefix of the name is not a parent
+    assert _classify("/tmp", roots) == roots[1]
+    assert _classify("/srv", roots) is None
