@@ -149,6 +149,9 @@ SUITE = textwrap.dedent(
 #: A plugin that installs an audit hook doing nothing: the floor of any audit-hook design.
 NOOP_HOOK = "import sys\n\nsys.addaudithook(lambda event, args: None)\n"
 
+#: The suite's parametrisation (4 rounds of each test).
+ROUNDS = range(4)
+
 VARIANTS: Dict[str, List[str]] = {
     "no plugin": ["-p", "no:xdevlint"],
     "off": [],
@@ -237,6 +240,11 @@ def main(argv: List[str]) -> int:
                 ratios = [mine[index] / base[index] for mine, base in zip(results[name], results["off"])]
                 columns.append(f"{statistics.median(ratios):.3f} ({min(ratios):.3f}-{max(ratios):.3f})")
             print(f"{name:<10}" + "".join(f"{m:>10.3f}s" for m in medians) + "".join(f"{c:>22}" for c in columns))
+        # What the guard adds to one iteration of the loops, whatever the iteration costs.
+        iterations = len(ROUNDS) * (3 * options.loops + options.loops // 4 * 3 + options.loops // 2)
+        added = [(g[2] - o[2]) / iterations * 1e6 for g, o in zip(results["guard"], results["off"])]
+        print(f"the guard adds {statistics.median(added):.1f} us to each of the {iterations} loop iterations "
+              f"of the tests (median of the rounds; {min(added):.1f}-{max(added):.1f})")
     finally:
         if options.workdir is None:
             shutil.rmtree(work, ignore_errors=True)
