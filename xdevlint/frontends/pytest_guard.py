@@ -78,6 +78,8 @@ def _fixture_roots(config: pytest.Config) -> List[str]:
 
 
 class GuardPlugin:
+    """The guard's pytest hooks, registered only when it is on: a run without it calls none."""
+
     def __init__(
         self, config: pytest.Config, mode: str, json_path: Optional[str], recorder: Recorder,
         locations: Locations, source: Optional[Path],
@@ -93,7 +95,6 @@ class GuardPlugin:
         self._failed: Set[str] = set()  # tests whose setup or call already failed
         self._pending: Dict[Optional[str], List[Leftover]] = {}  # fixtures' leftovers, by the test tearing them down
         self._previous: Optional[Recorder] = None
-        self._session_findings: List[Finding] = []
         self._shown: Set[int] = set()  # findings already shown as a test's error (fail mode)
 
     # -- switching the hook on and off --
@@ -185,8 +186,7 @@ class GuardPlugin:
         for pending in self._pending.values():
             leftovers += pending
         self._pending.clear()
-        self._session_findings = [move_finding(m) for m in moves] + leftover_findings(leftovers)
-        self.findings.extend(self._session_findings)
+        self.findings.extend([move_finding(m) for m in moves] + leftover_findings(leftovers))
         if self.json_path and not hasattr(self.config, "workerinput"):
             write_json(self.json_path, self.document())
 

@@ -34,8 +34,6 @@ from xdevlint.analysis.locations import TEMP, Locations
 MOVE_EVENTS = ("os.rename", "os.link", "shutil.move")
 #: ``tempfile`` raises these with each name it tries, before creating it.
 TEMP_EVENTS = ("tempfile.mkstemp", "tempfile.mkdtemp")
-#: A file or directory created anywhere: a temp when it is in the temp location.
-CREATE_EVENTS = ("open", "os.mkdir")
 REMOVE_EVENTS = ("os.remove", "os.rmdir", "shutil.rmtree")
 #: A location's environment variable changing (``monkeypatch.setenv``) moves its root.
 ENV_EVENTS = ("os.putenv", "os.unsetenv")
@@ -49,6 +47,9 @@ SHUTIL_MOVE = "shutil.move"
 TEMP_LIMIT = 200_000
 #: Above this many temps in one directory, one listing answers for all of them at test end.
 LIST_THRESHOLD = 32
+#: How far up from a move the safe move function and the configured one are looked for:
+#: they call the rename themselves, or through a helper or two.
+EXEMPT_DEPTH = 12
 
 
 @dataclass(frozen=True)
@@ -208,12 +209,15 @@ class Frames:
         return frame
 
     def exempt(self, frame: Optional[FrameType], names: FrozenSet[Tuple[str, str]], modules: FrozenSet[str]) -> bool:
-        """Whether a frame of one of ``names`` is on the stack (the move happens inside it)."""
-        while frame is not None:
+        """Whether the move happens inside one of ``names``: a frame of it among the
+        ``EXEMPT_DEPTH`` nearest the call (not the whole stack: each frame read is made)."""
+        depth = EXEMPT_DEPTH
+        while frame is not None and depth:
             module = frame.f_globals.get("__name__")
             if module in modules and (module, _qualname(frame.f_code)) in names:
                 return True
             frame = frame.f_back
+            depth -= 1
         return False
 
     def describe(self, frame: FrameType) -> Frame:
@@ -338,9 +342,9 @@ def _given(dir_fd: object) -> bool:
     return isinstance(dir_fd, int) and dir_fd >= 0
 
 
-def _device(path: str, follow: bool = True) -> Optional[int]:
+def _device(path: str) -> Optional[int]:
     try:
-        return os.stat(path, follow_symlinks=follow).st_dev
+        return os.stat(path).st_dev
     except (OSError, ValueError):
         return None
 
@@ -417,6 +421,7 @@ class Recorder:
         self._moved: Dict[str, Tuple[str, str]] = {}
         self._removed: Dict[str, str] = {}
         self._moves: Dict[Tuple[object, ...], Move] = {}
+        self._fixtures_owning = False  # whether a fixture of a wider scope owns a temp noted
         self.moves_seen = 0
         self.temps_seen = 0
         self.dropped = 0  # temps not tracked: over TEMP_LIMIT
@@ -427,6 +432,7 @@ class Recorder:
             self.handlers[event] = self._on_move
         for event in TEMP_EVENTS:
             self.handlers[event] = self._on_temp
+        # A file or directory created anywhere: a temp when it is in the temp location.
         self.handlers["open"] = self._on_open
         self.handlers["os.mkdir"] = self._on_mkdir
         for event in REMOVE_EVENTS:
@@ -470,7 +476,9 @@ class Recorder:
         """The test's moves, and its temps still there now that it has been torn down."""
         keys = [key for key in self._moves if key[0] == test]
         moves = [self._moves.pop(key) for key in keys]
-        leftovers = self._judge(lambda context: context.owner == test)
+        # Commonly every temp still noted is this test's: no need to ask each.
+        all_owned = not self._fixtures_owning
+        leftovers = self._judge(lambda context: context.owner == test, all_owned)
         self.test = None
         self._update()
         return moves, leftovers
@@ -483,17 +491,25 @@ class Recorder:
         """Whatever no test or fixture end has claimed (an interrupted session)."""
         moves = list(self._moves.values())
         self._moves.clear()
-        return moves, self._judge(lambda context: True)
+        return moves, self._judge(lambda context: True, True)
 
-    def _judge(self, owned: Callable[[Context], bool]) -> List[Leftover]:
+    def _judge(self, owned: Callable[[Context], bool], all_owned: bool = False) -> List[Leftover]:
         """Which of the temps ``owned`` are still there and are temps, forgetting all of
         them: one ``lstat`` each, or one listing of a directory holding many; a leftover
         inside a leftover directory is counted in it."""
         temps = self._temps
-        mine = [path for path, temp in temps.items() if owned(temp[3])]
+        if all_owned:
+            mine = list(temps)
+        else:
+            mine = [path for path, temp in temps.items() if owned(temp[3])]
         by_parent: Dict[str, List[str]] = {}
         for path in mine:
-            by_parent.setdefault(temps[path][4], []).append(path)
+            parent = temps[path][4]
+            group = by_parent.get(parent)
+            if group is None:
+                by_parent[parent] = [path]
+            else:
+                group.append(path)
         there: List[str] = []
         for parent, group in by_parent.items():
             if len(group) > LIST_THRESHOLD:
@@ -519,6 +535,7 @@ class Recorder:
             temps.clear()
             self._moved.clear()
             self._removed.clear()
+            self._fixtures_owning = False
         else:
             for path in mine:
                 del temps[path]
@@ -720,6 +737,8 @@ class Recorder:
         if len(temps) >= TEMP_LIMIT:
             self.dropped += 1
             return
+        if context.owner is not context.test:
+            self._fixtures_owning = True
         frames = self.frames
         frame: Optional[FrameType] = sys._getframe(depth)
         known = frames.user_files
@@ -788,7 +807,3 @@ def activate(recorder: Optional[Recorder]) -> Optional[Recorder]:
         _installed = True
     _recorder = recorder
     return previous
-
-
-def installed() -> bool:
-    return _installed
