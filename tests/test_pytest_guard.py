@@ -477,3 +477,15 @@ def test_the_longest_location_directory_holds_a_path() -> None:
     assert _classify("/tmp/t/cachet", roots) == roots[1]  # a prefix of the name is not a parent
     assert _classify("/tmp", roots) == roots[1]
     assert _classify("/srv", roots) is None
+
+
+def test_under_xdist_the_findings_reach_the_controller(sample: Path) -> None:
+    """Workers run the tests; the findings and counts travel on the teardown reports."""
+    pytest.importorskip("xdist")
+    document = report(sample, "--xdevlint-guard", "-n", "2")
+    done = document["_run"]
+    assert done.returncode == 0 and "11 passed" in done.stdout, done.stdout + done.stderr
+    assert set(by_test(document)) == REPORTED
+    assert document["summary"]["moves"] == 2 and document["summary"]["left_behind"] == 2
+    assert document["summary"]["moves_watched"] >= 4 and document["summary"]["temps_watched"] >= 5
+    assert "xdevlint guard: 2 moves between locations and 2 temps left behind in 4 tests" in done.stdout

@@ -95,6 +95,10 @@ class GuardPlugin:
         self._failed: Set[str] = set()  # tests whose setup or call already failed
         self._pending: Dict[Optional[str], List[Leftover]] = {}  # fixtures' leftovers, by the test tearing them down
         self._previous: Optional[Recorder] = None
+        # What the hook watched, summed from the reports (a worker's counts travel on them).
+        self.counts = {"moves_watched": 0, "temps_watched": 0, "temps_not_tracked": 0, "internal_errors": 0}
+        self.first_error: Optional[str] = None
+        self._sent = {key: 0 for key in self.counts}
         self._shown: Set[int] = set()  # findings already shown as a test's error (fail mode)
 
     # -- switching the hook on and off --
@@ -161,6 +165,9 @@ class GuardPlugin:
         findings = [move_finding(m) for m in moves] + leftover_findings(leftovers)
         failed_before = item.nodeid in self._failed
         self._failed.discard(item.nodeid)
+        counts = self._counts_since_sent()
+        if counts:
+            report.xdevlint_guard_counts = counts  # type: ignore[attr-defined]
         if not findings:
             return
         report.xdevlint_guard = findings  # type: ignore[attr-defined]
@@ -169,7 +176,27 @@ class GuardPlugin:
             report.longrepr = GuardRepr(findings, self.config)  # type: ignore[assignment]
             report.xdevlint_guard_failed = True  # type: ignore[attr-defined]
 
+    def _counts_since_sent(self) -> Dict[str, Any]:
+        """The recorder's counts since the last report carried them (none when nothing moved)."""
+        recorder = self.recorder
+        now = {"moves_watched": recorder.moves_seen, "temps_watched": recorder.temps_seen,
+               "temps_not_tracked": recorder.dropped, "internal_errors": recorder.errors}
+        delta: Dict[str, Any] = {key: now[key] - self._sent[key] for key in now if now[key] != self._sent[key]}
+        self._sent = now
+        if delta.get("internal_errors"):
+            delta["first_internal_error"] = recorder.first_error
+        return delta
+
+    def _add_counts(self, counts: Dict[str, Any]) -> None:
+        for key in self.counts:
+            self.counts[key] += counts.get(key, 0)
+        if self.first_error is None:
+            self.first_error = counts.get("first_internal_error")
+
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        counts = getattr(report, "xdevlint_guard_counts", None)
+        if counts:
+            self._add_counts(counts)
         findings = getattr(report, "xdevlint_guard", None)
         if findings:
             self.findings.extend(findings)
@@ -187,6 +214,7 @@ class GuardPlugin:
             leftovers += pending
         self._pending.clear()
         self.findings.extend([move_finding(m) for m in moves] + leftover_findings(leftovers))
+        self._add_counts(self._counts_since_sent())
         if self.json_path and not hasattr(self.config, "workerinput"):
             write_json(self.json_path, self.document())
 
@@ -203,11 +231,8 @@ class GuardPlugin:
                 "moves": sum(f["count"] for f in moves),
                 "left_behind": sum(f["count"] for f in left),
                 "tests": len(self.tests_with_findings),
-                "moves_watched": self.recorder.moves_seen,
-                "temps_watched": self.recorder.temps_seen,
-                "temps_not_tracked": self.recorder.dropped,
-                "internal_errors": self.recorder.errors,
-                "first_internal_error": self.recorder.first_error,
+                **self.counts,
+                "first_internal_error": self.first_error,
             },
             "findings": self.findings,
         }
