@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import List, Optional, Set, Tuple
 
+from xdevlint import registry
 from xdevlint.config import Config
 
 from xdevlint.stages.suppress import split_lines
@@ -53,7 +54,9 @@ def selection_for(path: Path) -> Tuple[str, ...]:
     and for the engine's codes (XDV001 judges the noqa comments of the rules that ran)."""
     family = path.relative_to(FIXTURES).parts[0]
     if re.fullmatch(r"XDV[1-9]\d{2}", family):
-        return (family[:4],)
+        spec = registry.spec_for(family)
+        # An opt-in rule runs only when its own code is named (``registry.RuleSpec.opt_in``).
+        return (family[:4], family) if spec is not None and spec.opt_in else (family[:4],)
     return ("ALL",)
 
 

@@ -290,17 +290,17 @@ def test_statistics(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     code, output = run(["--statistics", *files])
     assert code == 1
     mark = {code_: "[*]" if fixable(code_) else "[ ]" for code_ in ("XDV101", "XDV102")}
-    rows = f"3\tXDV101\t{mark['XDV101']} cross-mount-rename\n2\tXDV102\t{mark['XDV102']} temp-rename-elsewhere\n"
+    rows = f"3\tXDV101\t{mark['XDV101']} cross-mount-rename\n2\tXDV102\t{mark['XDV102']} staged-move-not-proven\n"
     footer = "[*] fixable with `xdevlint --fix`\n" if "[*]" in mark.values() else ""
     assert output == rows + footer
     code, output = run(["--statistics", "--format", "json", *files])
     assert json.loads(output) == [
         {"code": "XDV101", "name": "cross-mount-rename", "count": 3, "fixable": fixable("XDV101")},
-        {"code": "XDV102", "name": "temp-rename-elsewhere", "count": 2, "fixable": fixable("XDV102")},
+        {"code": "XDV102", "name": "staged-move-not-proven", "count": 2, "fixable": fixable("XDV102")},
     ]
     code, output = run(["--statistics", "--format", "github", "a.py"])
     assert output.startswith("::error title=xdevlint (XDV101)")
-    assert f"1\tXDV102\t{mark['XDV102']} temp-rename-elsewhere\n" in output
+    assert f"1\tXDV102\t{mark['XDV102']} staged-move-not-proven\n" in output
     assert run(["--statistics", "--exit-zero", *files])[0] == 0
 
 
@@ -313,7 +313,7 @@ def test_statistics_marks_safe_fixes() -> None:
     out = io.StringIO()
     statistics.report(results, out)
     assert out.getvalue() == (
-        "2\tXDV101\t[*] cross-mount-rename\n1\tXDV102\t[ ] temp-rename-elsewhere\n[*] fixable with `xdevlint --fix`\n"
+        "2\tXDV101\t[*] cross-mount-rename\n1\tXDV102\t[ ] staged-move-not-proven\n[*] fixable with `xdevlint --fix`\n"
     )
 
 

@@ -18,7 +18,7 @@ from xdevlint.analysis.project_text import spelt_past_imports
 from xdevlint.analysis.provenance import ProvenanceProvider, Setting
 from xdevlint.analysis.tree import remembering
 from xdevlint.config import Config, line_length_for
-from xdevlint.model import Dependencies, Finding, Fix, Span, analysis_error
+from xdevlint.model import Dependencies, Finding, Fix, Related, Span, analysis_error
 from xdevlint.rules.rule import Rule, RuleContext
 from xdevlint.stages.metadata import Wrapper
 from xdevlint.stages.positions import positions_of
@@ -72,12 +72,14 @@ def analyse(
         return [], module, used
     # Fix edits need the positions of nodes all over the file; the findings alone, only
     # those of the reported nodes, which ``positions_of`` finds without rendering it all.
-    placed = None if edits else positions_of(module, [report.node for report in reports], tree, text)
+    nodes = [report.node for report in reports] + [node for report in reports for node, _ in report.related]
+    placed = None if edits else positions_of(module, nodes, tree, text)
     positions: Mapping[cst.CSTNode, CodeRange] = wrapper.resolve(PositionProvider) if placed is None else placed
     findings = []
     for report in reports:
         fix = _with_edits(report.fix, positions, module, path) if edits else report.fix
-        findings.append(Finding(path, _span(positions[report.node]), report.code, report.name, report.message, fix))
+        related = tuple(Related(path, _span(positions[node]), message) for node, message in report.related)
+        findings.append(Finding(path, _span(positions[report.node]), report.code, report.name, report.message, fix, related))
     return findings, module, used
 
 

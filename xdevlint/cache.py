@@ -49,7 +49,7 @@ from xdevlint.analysis.project import enabled as project_index_on
 from xdevlint.config import Config, line_length_for
 from xdevlint.cache_modules import Tables, read_document
 from xdevlint.cache_texts import TextFacts, answers_hold, closure_key
-from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Import, Span
+from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Import, Related, Span
 
 CACHE_DIR_NAME = ".xdevlint_cache"
 ENV_VAR = "XDEVLINT_CACHE_DIR"
@@ -328,6 +328,10 @@ def _entry_of(finding: Finding) -> Entry:
         "name": finding.name,
         "message": finding.message,
     }
+    if finding.related:
+        entry["related"] = [
+            [[r.span.line, r.span.column, r.span.end_line, r.span.end_column], r.message] for r in finding.related
+        ]
     fix = finding.fix
     if fix is not None:
         entry["fix"] = {
@@ -375,7 +379,8 @@ def _finding(path: str, entry: Mapping[str, Any]) -> Finding:
             edits=_edits(raw["edits"]),
             header=_edits(raw["header"]),
         )
-    return Finding(path, _span(entry["span"]), _text(entry["code"]), _text(entry["name"]), _text(entry["message"]), fix)
+    related = tuple(Related(path, _span(span), _text(message)) for span, message in entry.get("related", ()))
+    return Finding(path, _span(entry["span"]), _text(entry["code"]), _text(entry["name"]), _text(entry["message"]), fix, related)
 
 
 def fixable(result: FileResult, unsafe: bool) -> bool:

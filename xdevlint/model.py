@@ -72,6 +72,16 @@ class Fix:
         return tuple(sorted((*self.edits, *self.header), key=lambda edit: (edit.span.line, edit.span.column)))
 
 
+@dataclass(frozen=True)
+class Related:
+    """Another place a finding rests on, with what it adds: the call of a helper that
+    passes the staged path the helper's move is reported for."""
+
+    path: str
+    span: Span
+    message: str
+
+
 @dataclass(frozen=True, order=True)
 class Finding:
     path: str
@@ -80,6 +90,7 @@ class Finding:
     name: str = field(compare=False)
     message: str = field(compare=False)
     fix: Optional[Fix] = field(default=None, compare=False)
+    related: Tuple[Related, ...] = field(default=(), compare=False)
 
     @property
     def line(self) -> int:

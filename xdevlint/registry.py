@@ -21,6 +21,7 @@ from xdevlint.model import ANALYSIS_ERROR_CODE, ANALYSIS_ERROR_NAME
 
 if TYPE_CHECKING:  # the gates get a Scan; this module need not import its machinery
     from xdevlint.analysis.locations import Locations
+    from xdevlint.analysis.supplied import Supplied
     from xdevlint.rules.documented import Documented
     from xdevlint.rules.rule import Rule
     from xdevlint.stages.scan import Scan
@@ -46,19 +47,37 @@ _MOVE_LIKE = _MOVES | names.MOVE_LIKE_FUNCTIONS
 _FACTORIES = frozenset(names.TEMP_FACTORIES)
 
 
-def _may_move(scan: Scan, locations: Locations) -> bool:
-    """``MoveRule.may_apply`` (XDV101, XDV102), or a move alias or a location the file
+def _may_cross(scan: Scan, locations: Locations) -> bool:
+    """``CrossMountRename.may_apply`` (XDV101), or a move alias or a location the file
     imports from its project (then the file's own move call or location source will do)."""
     if scan.contains_any(locations.scan_tokens()) and scan.has_move_call() and scan.has_location_source(locations):
         return True
     supplied = scan.supplied(locations)  # each of its parts is worked out when asked, so cheapest first
     if not supplied.possible:
         return False  # the file alone has said no
-    if not scan.has_move_call() and not supplied.callees & _MOVES and not (_makes_temp(scan) and supplied.movers):
-        return False  # (a file that makes a temp may move it with a method of a project class: ``store.put(tmp, dst)``)
+    if not _may_move_with(scan, supplied):
+        return False
     if scan.contains_any(locations.scan_tokens()) and scan.has_location_source(locations):
         return True
     return bool(supplied.locations)
+
+
+def _may_stage(scan: Scan, locations: Locations) -> bool:
+    """``StagedMoveNotProven.may_apply`` (XDV102), or a move alias, a mover or a location
+    the file imports from its project."""
+    if scan.may_stage_by_text(locations) and scan.has_move_call() and scan.may_stage(locations):
+        return True
+    supplied = scan.supplied(locations)
+    if not supplied.possible or not _may_move_with(scan, supplied):
+        return False
+    return scan.may_stage(locations) or bool(supplied.locations)
+
+
+def _may_move_with(scan: Scan, supplied: "Supplied") -> bool:
+    """Whether the file may move, with what the project supplies: its own move call, an
+    imported alias of one, or a temp it makes and may hand to a method of a project class
+    that renames (``store.put(tmp, dst)``)."""
+    return scan.has_move_call() or bool(supplied.callees & _MOVES) or (_makes_temp(scan) and bool(supplied.movers))
 
 
 def _makes_temp(scan: Scan) -> bool:
@@ -67,6 +86,11 @@ def _makes_temp(scan: Scan) -> bool:
     (``Supplied.movers``, from texts: the scan summarises no class), it is kept for the
     move rules, whose analysis follows the method."""
     return scan.contains_any(TEMP_FACTORY_WORDS) and scan.may_leak_temp()
+
+
+def _may_move_at_all(scan: Scan, locations: Locations) -> bool:
+    """``MoveNotProvenSameFilesystem.may_apply`` (XDV103): any move, whatever its paths."""
+    return scan.has_move_call() or bool(scan.supplied(locations).callees & _MOVES)
 
 
 def _may_leak(scan: Scan, locations: Locations) -> bool:
@@ -102,6 +126,9 @@ class RuleSpec:
     module: str
     attribute: str
     gate: Gate = field(compare=False)
+    #: Off unless a selection names the code itself (``extend-select = ["XDV103"]``):
+    #: ``ALL`` and prefixes leave it out, as ruff leaves out its preview rules.
+    opt_in: bool = False
 
     @property
     def rule(self) -> Type["Rule"]:
@@ -114,8 +141,12 @@ class RuleSpec:
 
 
 SPECS: Tuple[RuleSpec, ...] = (
-    RuleSpec("XDV101", "cross-mount-rename", "xdv101_cross_mount_rename", "CrossMountRename", _may_move),
-    RuleSpec("XDV102", "temp-rename-elsewhere", "xdv102_temp_rename_elsewhere", "TempRenameElsewhere", _may_move),
+    RuleSpec("XDV101", "cross-mount-rename", "xdv101_cross_mount_rename", "CrossMountRename", _may_cross),
+    RuleSpec("XDV102", "staged-move-not-proven", "xdv102_staged_move_not_proven", "StagedMoveNotProven", _may_stage),
+    RuleSpec(
+        "XDV103", "move-not-proven-same-filesystem", "xdv103_move_not_proven_same_filesystem",
+        "MoveNotProvenSameFilesystem", _may_move_at_all, opt_in=True,
+    ),
     RuleSpec("XDV201", "temp-not-cleaned-on-error", "xdv201_temp_not_cleaned_on_error", "TempNotCleanedOnError", _may_leak),
     RuleSpec("XDV202", "swallowed-move-error", "xdv202_swallowed_move_error", "SwallowedMoveError", _may_swallow),
     RuleSpec("XDV203", "temp-never-removed", "xdv203_temp_never_removed", "TempNeverRemoved", _may_keep),
@@ -201,8 +232,13 @@ def _specificity(code: str, selectors: Iterable[str]) -> int:
 
 
 def select_specs(selectors: Sequence[str], ignores: Sequence[str]) -> Tuple[RuleSpec, ...]:
-    """Rules a selection keeps; as in ruff, the more specific of select and ignore wins."""
-    return tuple(spec for spec in SPECS if _specificity(spec.code, selectors) > _specificity(spec.code, ignores))
+    """Rules a selection keeps; as in ruff, the more specific of select and ignore wins.
+    An opt-in rule is kept only when a selector names its whole code."""
+    return tuple(
+        spec for spec in SPECS
+        if _specificity(spec.code, selectors) > _specificity(spec.code, ignores)
+        and (not spec.opt_in or spec.code in selectors)
+    )
 
 
 def select(selectors: Sequence[str], ignores: Sequence[str]) -> Tuple[Type["Rule"], ...]:

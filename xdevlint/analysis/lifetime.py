@@ -51,10 +51,9 @@ from libcst.metadata import BaseMetadataProvider
 from xdevlint.analysis import names
 from xdevlint.analysis.exports import Exported
 from xdevlint.analysis.locations import TEMP
-from xdevlint.analysis.moves import move_of
 from xdevlint.analysis.provenance import ProvenanceProvider, call_arguments
 from xdevlint.analysis.tree import children
-from xdevlint.analysis.values import EMPTY, STR, Value
+from xdevlint.analysis.values import EMPTY, STR, Partial, Value
 
 #: What a temp is held as: a path to a file or a directory, or the object owning one.
 FILE, DIRECTORY, FILE_OBJECT, DIRECTORY_OBJECT = "file", "directory", "file object", "directory object"
@@ -458,6 +457,8 @@ class Analysis:
     def creation_kind(self, call: cst.Call) -> Optional[Made]:
         """What ``call`` makes, when it creates a temp (or returns one from a helper)."""
         value = self.value_of(call.func)
+        if any(isinstance(t, Partial) for t in value.idents):
+            return self.partial_made(call)  # the factory with what the ``partial`` bound
         for callee in sorted(value.callees):
             kind = _FACTORY_KINDS.get(callee)
             if kind is not None:
@@ -1226,18 +1227,18 @@ class Analysis:
         return self.argument_effect(call, temp) == MOVED
 
     def crosses(self, call: cst.Call) -> bool:
-        """Whether a move may fail for the reason the incident's did: its source and
-        destination lie in different locations, or the source is a temp and the
-        destination unknown (what XDV101/XDV102 flag). Unknown shapes count."""
-        move = move_of(call, self.value_of)
-        if move is not None:
-            source, destination = move.source, move.destination
-        else:
-            found_source, found_destination = _argument(call, 0, "src"), _argument(call, 1, "dst")
-            if found_source is None or found_destination is None:
-                return True
-            source, destination = found_source, found_destination
-        here, there = self.value_of(source).locations, self.value_of(destination).locations
+        """Whether a move may fail for the reason the incident's did: its sides are not
+        proven to stay on one filesystem (``samefs``), with the values of every call of
+        the function that reaches it. Unknown shapes count."""
+        own = [e for e in self.value_of(call).moves if e.judged and not e.via]
+        if own:
+            return any(not e.proven for e in own)
+        # ``shutil.move`` and the like, which copy across filesystems: only a move
+        # between locations, or of a temp to somewhere unknown, is worth an error path.
+        found_source, found_destination = _argument(call, 0, "src"), _argument(call, 1, "dst")
+        if found_source is None or found_destination is None:
+            return True
+        here, there = self.value_of(found_source).locations, self.value_of(found_destination).locations
         return bool(here and there and here != there) or TEMP in here and not there
 
     def copied_after(self, call: cst.Call, temp: Temp) -> bool:

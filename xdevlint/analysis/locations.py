@@ -9,6 +9,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Pattern, Tuple
 
@@ -58,6 +59,46 @@ DEFAULT_LOCATIONS: Tuple[Location, ...] = (
         ),
     ),
 )
+
+
+#: Words that mark a path as staged, made to be moved (``tmp_path``, ``self.staging_dir``,
+#: ``get_temp_download_dir()``, ``incomplete_path``): evidence for a move's source, never a
+#: proof. A word counts as a whole part of the name (split at ``_`` and case changes), so
+#: ``template``, ``temperature`` and ``attempt`` say nothing.
+_STAGING_PARTS = re.compile(r"(?:tmp(?!ls?$)\w*|te?mp|temps|tempdir|tempfile|tempname|temppath|temporary|staging|staged|scratch|incomplete)")
+_NAME_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+#: Suffixes a staged file is given beside or apart from its final name (``x.part``).
+STAGING_SUFFIXES = (".tmp", ".temp", ".part", ".partial", ".incomplete", ".download", ".crdownload")
+
+
+def staging_name(identifier: str) -> bool:
+    """Whether a name says its path is staged: one of its parts is a staging word."""
+    found = _STAGING_NAMES.get(identifier)
+    if found is None:
+        found = any(_STAGING_PARTS.fullmatch(part.lower()) for part in _NAME_PARTS.findall(identifier))
+        _STAGING_NAMES[identifier] = found
+    return found
+
+
+_STAGING_NAMES: Dict[str, bool] = {}
+_STAGING_SUFFIX = re.compile(r"\.(?:" + "|".join(s[1:] for s in STAGING_SUFFIXES) + r")(?![A-Za-z])")
+#: A spelled-out directory a staged file is kept in (``output / "tmp" / id``, ``".staging/x"``).
+_STAGING_COMPONENT = re.compile(r"(?:^|[/\\])\.?(?:tmp|temp|staging|scratch|incomplete)(?:[/\\]|$)", re.I)
+
+
+@lru_cache(maxsize=4096)
+def staging_literal(text: str) -> FrozenSet[str]:
+    """The evidence a spelled-out piece of a path gives, as phrases for messages: a staging
+    suffix (``.part``) or a staging directory (``tmp/``)."""
+    if len(text) > 256:
+        return frozenset()  # prose, a template, data: not a piece of a path
+    found = _STAGING_SUFFIX.search(text)
+    if found is not None:
+        return frozenset({f"named `*{found.group()}`"})
+    found = _STAGING_COMPONENT.search(text)
+    if found is not None:
+        return frozenset({f"in a `{found.group().strip('/').strip(chr(92))}` directory"})
+    return frozenset()
 
 
 def _identifier_regex(patterns: Iterable[str]) -> Optional[Pattern[str]]:

@@ -15,20 +15,28 @@ import libcst as cst
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import TEMP
-from xdevlint.analysis.values import Attr, Fresh, Param, Parent, Token, Value, parent_of, together
+from xdevlint.analysis.samefs import proven
+from xdevlint.analysis.values import Attr, Fresh, Param, Parent, Partial, Token, Value, parent_of
 
 ValueOf = Callable[[cst.CSTNode], Value]
 
 
 @dataclass(frozen=True)
 class Move:
-    """A rename-like call: ``function`` is how users know it (``os.replace``, ``Path.rename``)."""
+    """A rename-like call: ``function`` is how users know it (``os.replace``, ``Path.rename``).
+
+    ``passed``: the move function is handed to ``call`` with its arguments, to be called
+    later or elsewhere (``loop.run_in_executor(None, os.rename, a, b)``,
+    ``functools.partial(os.replace, a, b)``), so no rewrite of ``call`` replaces it.
+    ``dir_fds``: the ``src_dir_fd`` and ``dst_dir_fd`` arguments, when both are given."""
 
     call: cst.Call
     function: str
     source: cst.BaseExpression
     destination: cst.BaseExpression
     method: bool  # ``p.rename(q)`` rather than ``os.rename(p, q)``
+    passed: bool = False
+    dir_fds: Optional[Tuple[cst.BaseExpression, cst.BaseExpression]] = None
 
 
 @dataclass(frozen=True)
@@ -37,11 +45,17 @@ class MoveEffect:
     same-module functions ``via`` names, from the one called here to the one holding it.
 
     ``source`` and ``destination`` are as seen at the call (the caller's values put in
-    for the callee's parameters). ``guarded``: a handler around it falls back to a copy
-    when the rename fails. ``deferred``: it depends on the parameters of a function that
-    is called in the module, and is judged at those calls, with their values.
+    for the callee's parameters), ``dir_fds`` the values of its descriptors, if any.
+    ``guarded``: a handler around it falls back to a copy when the rename fails.
     ``origin``: for a rename in another project module's function (``via`` names it),
-    where that rename is written (``pkg/io.py:41``)."""
+    where that rename is written (``pkg/io.py:41``).
+
+    Once the whole module is read, each move is judged where it is told (``judged``):
+    a move where it is written, with the values of every call that reaches it, or a
+    rename of another module at the call that hands it paths. ``verdict`` is what it is
+    reported as (None: nothing to report), ``proven`` whether its sides stay on one
+    filesystem for every caller, ``related`` the calls whose paths make the verdict (a
+    helper's callers). Every other effect is ``deferred``: told elsewhere."""
 
     move: Move
     source: Value
@@ -50,6 +64,11 @@ class MoveEffect:
     guarded: bool = False
     deferred: bool = False
     origin: str = ""
+    dir_fds: Optional[Tuple[Value, Value]] = None
+    judged: bool = False
+    verdict: Optional["Verdict"] = None
+    proven: bool = False
+    related: Tuple["Related", ...] = ()
 
     @property
     def key(self) -> Tuple[cst.Call, Tuple[str, ...], str]:
@@ -57,10 +76,33 @@ class MoveEffect:
 
     def merged(self, other: "MoveEffect") -> "MoveEffect":
         """The same move seen on another pass (a loop's second round): values unite."""
+        dir_fds = None
+        if self.dir_fds is not None and other.dir_fds is not None:
+            dir_fds = (self.dir_fds[0] | other.dir_fds[0], self.dir_fds[1] | other.dir_fds[1])
         return replace(
             self, source=self.source | other.source, destination=self.destination | other.destination,
-            guarded=self.guarded and other.guarded,
+            guarded=self.guarded and other.guarded, dir_fds=dir_fds,
         )
+
+    def judge(self) -> Optional["Verdict"]:
+        """This effect's verdict with its own values (None: proven, or a copy handles it)."""
+        return verdict(self.source, self.destination, self.dir_fds)
+
+    @property
+    def is_proven(self) -> bool:
+        return proven(self.source, self.destination, self.dir_fds)
+
+
+@dataclass(frozen=True)
+class Related:
+    """A call whose paths make a helper's move what it is reported as: ``call`` passes
+    them, ``via`` names the functions from the one called there to the one moving;
+    ``caller`` the function ``call`` is in ("" at module level)."""
+
+    call: cst.Call
+    via: Tuple[str, ...]
+    verdict: "Verdict"
+    caller: str = ""
 
 
 @dataclass(frozen=True)
@@ -85,15 +127,19 @@ class FunctionSummary:
     returns: Value
 
     def bindings(
-        self, arguments: Sequence[Tuple[Optional[str], Value]], starred: bool, implicit: bool
+        self, arguments: Sequence[Tuple[Optional[str], Value]], starred: bool, implicit: bool,
+        receiver: Optional[Value] = None,
     ) -> Mapping[Param, Value]:
         """Each parameter's value at a call with ``arguments`` (keyword or None, value);
-        ``implicit``: the call binds the first parameter itself (``obj.method(...)``).
+        ``implicit``: the call binds the first parameter itself (``obj.method(...)``), to
+        ``receiver`` when it is known.
 
         After ``*args`` or ``**kwargs`` positions are unknown: only keywords bind then."""
         bound = {}
         by_name = {p.name: p for p in (*self.positional, *self.keyword_only)}
         index = 1 if implicit else 0
+        if implicit and receiver is not None and self.positional:
+            bound[self.positional[0]] = receiver
         for keyword, value in arguments:
             if keyword is not None:
                 param = by_name.get(keyword)
@@ -111,47 +157,56 @@ class FunctionSummary:
         return bound
 
 
-CROSS, TEMP_OUT, STAGED_OUT, TEMP_IN, STAGED_IN = "cross", "temp-out", "staged-out", "temp-in", "staged-in"
+#: Kinds of verdict: two different known locations (XDV101); a staged path moved where
+#: it is not proven to stay on one filesystem, or a path moved onto a new temp (XDV102);
+#: any other move not proven to stay on one filesystem (XDV103).
+CROSS, STAGED, STAGED_IN, UNPROVEN = "cross", "staged", "staged-in", "unproven"
+_CODES = {CROSS: "XDV101", STAGED: "XDV102", STAGED_IN: "XDV102", UNPROVEN: "XDV103"}
+#: Which verdict is worse, when the callers of a helper disagree.
+SEVERITY = {UNPROVEN: 0, STAGED_IN: 1, STAGED: 2, CROSS: 3}
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """Why a move may cross mounts: ``kind`` is one of the constants above."""
+    """Why a move may cross mounts: ``kind`` is one of the constants above;
+    ``evidence`` what makes the source staged (phrases for the message)."""
 
     kind: str
     source: FrozenSet[str]
     destination: FrozenSet[str]
-    staged: FrozenSet[cst.CSTNode] = frozenset()  # the ``dir=`` of the staged temp
+    evidence: Tuple[str, ...] = ()
 
     @property
     def code(self) -> str:
-        return "XDV101" if self.kind == CROSS else "XDV102"
+        return _CODES[self.kind]
 
 
-def verdict(source: Value, destination: Value) -> Optional[Verdict]:
+def verdict(source: Value, destination: Value, dir_fds: Optional[Tuple[Value, Value]] = None) -> Optional[Verdict]:
     """Whether moving ``source`` to ``destination`` with a rename may cross mounts.
 
-    Paths shown to lie in one directory tree never do. Otherwise: two different known
-    locations (XDV101); a temp moved to a path of unknown location, or a path of unknown
-    location moved onto a new temp (XDV102); a temp staged with ``dir=X`` moved anywhere
-    but into X's location, or a path moved onto such a temp from elsewhere (XDV102).
-    Only a path ``tempfile`` made counts as a temp destination: below a temp directory,
-    a path of unknown location is as likely to have come from there."""
-    if together(source, destination) or together(destination, source):
+    Paths proven to stay on one filesystem (``samefs``) never do. Otherwise: two
+    different known locations (XDV101); a staged source, whatever the destination, or a
+    path moved onto a new temp (XDV102); anything else is only not proven (XDV103)."""
+    if proven(source, destination, dir_fds):
         return None
     here, there = source.locations, destination.locations
     if here and there and here != there:
         return Verdict(CROSS, here, there)
-    if TEMP in here and not there:
-        return Verdict(TEMP_OUT, here, there)
-    if source.staged and not (here and here == there):
-        return Verdict(STAGED_OUT, here, there, source.staged)
-    fresh = any(isinstance(t, Fresh) for t in destination.idents)
-    if fresh and TEMP in there and not here:
-        return Verdict(TEMP_IN, here, there)
-    if fresh and destination.staged and not (here and here == there):
-        return Verdict(STAGED_IN, here, there, destination.staged)
-    return None
+    why = staging(source)
+    if why:
+        return Verdict(STAGED, here, there, why)
+    if any(isinstance(t, Fresh) for t in (*destination.idents, *destination.within)) and (TEMP in there or destination.staged):
+        return Verdict(STAGED_IN, here, there)  # onto a new temp, or into a new temp directory
+    return Verdict(UNPROVEN, here, there)
+
+
+def staging(value: Value) -> Tuple[str, ...]:
+    """What makes ``value`` a staged path, in words, most telling first: ``tempfile`` made
+    it, it is in a known location, its name or the call that gave it says so."""
+    found = sorted(value.evidence)
+    for location in sorted(value.locations):
+        found.append(f"in the {location} location")
+    return tuple(found)
 
 
 def instantiate(value: Value, bindings: Mapping[Param, Value]) -> Value:
@@ -161,12 +216,13 @@ def instantiate(value: Value, bindings: Mapping[Param, Value]) -> Value:
         return value
     locations = value.locations.difference(*(p.guess for p in bound))
     params = value.params.difference(bound)
-    staged = value.staged
+    staged, evidence = value.staged, value.evidence
     for param in bound:
         argument = bindings[param]
         locations |= argument.locations or param.guess
         params |= argument.params
         staged |= argument.staged
+        evidence |= argument.evidence
     same = [p for p in bound if p in value.idents]
     kinds, literal, callees, defs, instances = value.kinds, value.literal, value.callees, value.defs, value.instances
     for param in same:
@@ -187,6 +243,7 @@ def instantiate(value: Value, bindings: Mapping[Param, Value]) -> Value:
     return Value(
         locations=locations, kinds=kinds, literal=literal, callees=callees, defs=defs, instances=instances,
         elements=elements, params=params, staged=staged, idents=idents, within=frozenset(within),
+        evidence=evidence,
     )
 
 
@@ -226,37 +283,87 @@ def _argument(args: Sequence[cst.Arg], index: int, keyword: str) -> Optional[cst
 
 
 def move_of(call: cst.Call, value_of: ValueOf) -> Optional[Move]:
-    """The move ``call`` performs, or None: by qualified name, or a method on a known path."""
-    callees = value_of(call.func).callees
+    """The move ``call`` performs, or None: by qualified name, as a method on a known
+    path, or a move function handed to ``call`` with its arguments (``passed``)."""
+    function = value_of(call.func)
+    if any(isinstance(t, Partial) for t in function.idents):
+        return None  # a ``partial`` of a move is reported where it is made, with its arguments
+    callees = function.callees
     for qualified, (source_param, destination_param) in names.MOVE_FUNCTIONS.items():
         if qualified in callees:
-            return _move(call, qualified, 0, source_param, 1, destination_param, method=False)
+            return _move(call, call.args, qualified, 0, source_param, 1, destination_param)
     unbound = sorted(names.UNBOUND_MOVE_METHODS.keys() & callees)
     if unbound:
-        name = names.UNBOUND_MOVE_METHODS[unbound[0]]
-        receiver, target = (0, "self"), (1, "target")
-        source, destination = (receiver, target) if names.MOVE_METHODS[name] else (target, receiver)
-        return _move(call, f"Path.{name}", *source, *destination, method=False)
+        return _unbound(call, call.args, names.UNBOUND_MOVE_METHODS[unbound[0]])
     func = call.func
-    if not isinstance(func, cst.Attribute) or func.attr.value not in names.MOVE_METHODS:
-        return None
-    if not value_of(func.value).is_path:
-        return None
-    argument = _argument(call.args, 0, "target")
-    if argument is None:
-        return None
-    method = func.attr.value
+    if isinstance(func, cst.Attribute) and func.attr.value in names.MOVE_METHODS and value_of(func.value).is_path:
+        argument = _argument(call.args, 0, "target")
+        if argument is not None:
+            return _bound(call, func.attr.value, func.value, argument, passed=False)
+    return _passed(call, value_of)
+
+
+def _unbound(call: cst.Call, args: Sequence[cst.Arg], name: str, passed: bool = False) -> Optional[Move]:
+    """``Path.rename(p, q)``: the method called on the class, its receiver passed first."""
+    receiver, target = (0, "self"), (1, "target")
+    source, destination = (receiver, target) if names.MOVE_METHODS[name] else (target, receiver)
+    return _move(call, args, f"Path.{name}", *source, *destination, passed=passed)
+
+
+def _bound(call: cst.Call, method: str, receiver: cst.BaseExpression, argument: cst.BaseExpression, passed: bool) -> Move:
+    """``p.rename(q)`` (``p.hardlink_to(q)`` makes ``p`` the link: ``q`` is the source)."""
     if names.MOVE_METHODS[method]:
-        return Move(call, f"Path.{method}", func.value, argument, method=True)
-    return Move(call, f"Path.{method}", argument, func.value, method=True)
+        return Move(call, f"Path.{method}", receiver, argument, method=not passed, passed=passed)
+    return Move(call, f"Path.{method}", argument, receiver, method=not passed, passed=passed)
+
+
+def _passed(call: cst.Call, value_of: ValueOf) -> Optional[Move]:
+    """A move function handed to ``call`` with the arguments it will be called with:
+    ``run_in_executor(None, os.rename, a, b)``, ``submit(os.replace, a, b)``,
+    ``partial(p.rename, q)``, ``Thread(target=os.rename, args=(a, b))``. The arguments
+    after it are its own, whatever ``call`` does with them."""
+    args = call.args
+    for index, arg in enumerate(args):
+        if arg.star or arg.keyword is not None and arg.keyword.value != "target":
+            continue
+        rest: Sequence[cst.Arg] = args[index + 1:] if arg.keyword is None else _tuple_argument(args, "args")
+        move = _handed(call, arg.value, rest, value_of)
+        if move is not None:
+            return move
+    return None
+
+
+def _handed(call: cst.Call, mover: cst.BaseExpression, rest: Sequence[cst.Arg], value_of: ValueOf) -> Optional[Move]:
+    callees = value_of(mover).callees
+    for qualified, (source_param, destination_param) in names.MOVE_FUNCTIONS.items():
+        if qualified in callees:
+            return _move(call, rest, qualified, 0, source_param, 1, destination_param, passed=True)
+    unbound = sorted(names.UNBOUND_MOVE_METHODS.keys() & callees)
+    if unbound:
+        return _unbound(call, rest, names.UNBOUND_MOVE_METHODS[unbound[0]], passed=True)
+    if isinstance(mover, cst.Attribute) and mover.attr.value in names.MOVE_METHODS and value_of(mover.value).is_path:
+        argument = _argument(rest, 0, "target")
+        if argument is not None:
+            return _bound(call, mover.attr.value, mover.value, argument, passed=True)
+    return None
+
+
+def _tuple_argument(args: Sequence[cst.Arg], keyword: str) -> Sequence[cst.Arg]:
+    """The elements of ``keyword=(a, b)`` as arguments (``Thread(target=f, args=(a, b))``)."""
+    for arg in args:
+        if arg.keyword is not None and arg.keyword.value == keyword and isinstance(arg.value, (cst.Tuple, cst.List)):
+            return [cst.Arg(e.value) for e in arg.value.elements if not isinstance(e, cst.StarredElement)]
+    return ()
 
 
 def _move(
-    call: cst.Call, function: str, source_index: int, source_keyword: str,
-    destination_index: int, destination_keyword: str, *, method: bool,
+    call: cst.Call, args: Sequence[cst.Arg], function: str, source_index: int, source_keyword: str,
+    destination_index: int, destination_keyword: str, *, passed: bool = False,
 ) -> Optional[Move]:
-    source = _argument(call.args, source_index, source_keyword)
-    destination = _argument(call.args, destination_index, destination_keyword)
+    source = _argument(args, source_index, source_keyword)
+    destination = _argument(args, destination_index, destination_keyword)
     if source is None or destination is None:
         return None
-    return Move(call, function, source, destination, method=method)
+    src_fd, dst_fd = _argument(args, 99, "src_dir_fd"), _argument(args, 99, "dst_dir_fd")
+    dir_fds = (src_fd, dst_fd) if src_fd is not None and dst_fd is not None else None
+    return Move(call, function, source, destination, method=False, passed=passed, dir_fds=dir_fds)

@@ -22,6 +22,18 @@ TEMP_FACTORIES: Dict[str, Tuple[int, str]] = {
 #: Calls that return a temp-location directory whatever their arguments.
 TEMP_DIR_CALLS: FrozenSet[str] = frozenset({"tempfile.gettempdir", "tempfile.gettempdirb"})
 
+#: Calls that return one of their arguments unchanged: ``typing.cast(T, value)``.
+IDENTITY_CALLS: FrozenSet[str] = frozenset({"typing.cast", "typing_extensions.cast"})
+
+#: Calls whose result lies in the directory tree of their first argument's directory:
+#: ``importlib.util.cache_from_source(p)`` is ``dirname(p)/__pycache__/...``.
+BESIDE_CALLS: FrozenSet[str] = frozenset(
+    {"importlib.util.cache_from_source", "importlib.util.source_from_cache", "imp.cache_from_source", "imp.source_from_cache"}
+)
+
+#: Downloads to a temp file of their own unless given a file name: ``(path, headers)``.
+DOWNLOAD_CALLS: FrozenSet[str] = frozenset({"urllib.request.urlretrieve"})
+
 #: Module attributes holding a temp-location directory.
 TEMP_DIR_ATTRIBUTES: FrozenSet[str] = frozenset({"tempfile.tempdir"})
 
@@ -198,5 +210,5 @@ OS_ERROR_SUBCLASSES: FrozenSet[str] = frozenset(
 
 #: Every qualified name above, for ``from MODULE import *``.
 KNOWN_NAMES: FrozenSet[str] = frozenset(
-    {*TEMP_FACTORIES, *TEMP_DIR_CALLS, *TEMP_DIR_ATTRIBUTES, *PASS_THROUGH_CALLS, *JOIN_CALLS, *SPLIT_CALLS, *PATH_CLASSES, *ENV_CALLS, *ENV_MAPPINGS, *MOVE_FUNCTIONS}
+    {*TEMP_FACTORIES, *TEMP_DIR_CALLS, *TEMP_DIR_ATTRIBUTES, *PASS_THROUGH_CALLS, *JOIN_CALLS, *SPLIT_CALLS, *PATH_CLASSES, *ENV_CALLS, *ENV_MAPPINGS, *MOVE_FUNCTIONS, *IDENTITY_CALLS, *DOWNLOAD_CALLS, *BESIDE_CALLS}
 )

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import os.path
 import posixpath
+import re
+from functools import lru_cache
 from pathlib import Path
 from dataclasses import dataclass, field, replace
 from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, TypeVar, Union
@@ -28,14 +30,14 @@ from libcst.helpers import get_absolute_module_for_import, get_full_name_for_nod
 from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
-from xdevlint.analysis.locations import DEFAULT, TEMP, Locations
+from xdevlint.analysis.locations import DEFAULT, TEMP, Locations, staging_literal, staging_name
 from xdevlint.analysis.exports import Exported, ExportedClass, Side
-from xdevlint.analysis.moves import FunctionSummary, Move, MoveEffect, instantiate, move_of, verdict
+from xdevlint.analysis.moves import SEVERITY, FunctionSummary, Move, MoveEffect, Related, Verdict, instantiate, move_of, verdict
 from xdevlint.analysis.project import FileView, Resolved
 from xdevlint.analysis.project_files import absolute_module
 from xdevlint.analysis.tree import children
 from xdevlint.analysis.values import (
-    EMPTY, FILE, PATH_KIND, STR_KIND, TEMPDIR, Attr, Fresh, Literal, Merge, Param, Relation, Token, Value,
+    EMPTY, FILE, PATH_KIND, STR_KIND, TEMPDIR, Attr, Fresh, Literal, Merge, Param, Parent, Partial, Relation, Token, Value,
 )
 
 _FunctionNode = Union[cst.FunctionDef, cst.Lambda]
@@ -104,6 +106,9 @@ class _Function:
     state: int = 0  # 0 new, 1 running, 2 done
     returns: Value = EMPTY
     generator: bool = False
+    #: ``return f(*args, **kwargs)`` of its own ``*args``/``**kwargs``: a wrapper whose
+    #: calls are calls of ``f`` (pkg_resources' ``_mkstemp``), with the caller's arguments.
+    forwards: Optional[cst.Call] = None
     #: ``self``/``cls``, bound by the call: "instance" (on an instance), "class", or None.
     implicit: Optional[str] = None
     parameters: Dict[str, Param] = field(default_factory=dict)
@@ -115,6 +120,8 @@ class _Function:
     origins: List[_Node] = field(default_factory=list)
     #: Functions defined in this one's body: closures over its parameters.
     nested: List["_Function"] = field(default_factory=list)
+    #: Names of the paths it has opened for writing so far: a file it wrote is staged.
+    written: Set[Token] = field(default_factory=set)
 
 
 @dataclass
@@ -125,6 +132,8 @@ class _Class:
     methods: List[_Function] = field(default_factory=list)
     #: Its bases that are classes of other project modules: it inherits their methods.
     bases: FrozenSet[ExportedClass] = frozenset()
+    #: A subclass of a ``pathlib`` class: its instances, ``self`` included, are paths.
+    is_path: bool = False
     _setters: Optional[Dict[str, List[_Function]]] = None
 
     def setters(self) -> Dict[str, List[_Function]]:
@@ -181,10 +190,10 @@ class ProvenanceProvider(BaseMetadataProvider[Value]):
         values: Dict[cst.CSTNode, Value] = interpreter.values
         if interpreter.effects:
             values = dict(values)
-            placed = interpreter.placed()
+            judged = interpreter.judged()
             for call, effects in interpreter.effects.items():
                 values[call] = values[call].evolve(moves=tuple(
-                    replace(interpreter.guard(call, effect), deferred=(call, key) not in placed or (call, key) in interpreter.told_there)
+                    judged.get((call, key)) or replace(interpreter.guard(call, effect), deferred=True)
                     for key, effect in effects.items()
                 ))
         for node, value in values.items():
@@ -225,6 +234,12 @@ class _Interpreter:
         self.try_frames: List[List[cst.Call]] = []
         #: Each move made in a function, seen again at the calls of that function.
         self.callers: Dict[_Node, Dict[_Node, None]] = {}
+        #: The function each call with a move effect is in ("" at module level), for messages.
+        self.enclosing: Dict[cst.Call, str] = {}
+        #: The arguments ``functools.partial`` bound, by its call (``Partial``), and their values.
+        self.partials: Dict[cst.Call, Tuple[Sequence[cst.Arg], List[Value]]] = {}
+        #: What the module's own code (outside functions) opened for writing.
+        self.written: Set[Token] = set()
 
     # -- driver -------------------------------------------------------------------
 
@@ -279,12 +294,19 @@ class _Interpreter:
             decorators = {d.decorator.value for d in fn.node.decorators if isinstance(d.decorator, cst.Name)}
             if "staticmethod" not in decorators:
                 fn.implicit = "class" if "classmethod" in decorators else "instance"
-                value = default | (Value(defs=frozenset({fn.cls})) if fn.implicit == "class" else Value(instances=frozenset({fn.cls})))
+                if fn.implicit == "class":
+                    value = default | Value(defs=frozenset({fn.cls}))
+                else:
+                    # ``self`` is one object throughout the method: ``os.replace(tmp, self)``
+                    # after ``mkstemp(dir=self.parent)`` stays in its directory.
+                    info = self.classes.get(fn.cls)
+                    kinds = PATH_KIND if info is not None and info.is_path else frozenset()
+                    value = default | Value(instances=frozenset({fn.cls}), kinds=kinds, idents=frozenset({symbol}))
                 self.record(param.name, value)
                 return value
         value = default.evolve(
             locations=symbol.guess, kinds=kinds, params=default.params | {symbol},
-            idents=frozenset({symbol}), within=frozenset(),
+            idents=frozenset({symbol}), within=frozenset(), evidence=default.evidence | _named(name),
         )
         self.record(param.name, value)
         return value
@@ -319,52 +341,68 @@ class _Interpreter:
         for inner in holder.nested:
             yield from self.effects_depending_on(fn, inner, (*via, inner.name))
 
-    def placed(self) -> Set[_Node]:
-        """Where to tell each move that crosses mounts.
+    def judged(self) -> Dict[_Node, MoveEffect]:
+        """Each move where it is told, with its verdict: a move where it is written, or a
+        rename of another project module at the call that hands it paths.
 
-        A move that depends on the parameters of functions the module calls is seen again
-        at each call, with the caller's values (and so on up). It is told where it is
-        written when it crosses mounts there and for every caller; otherwise at each
-        call where it does (a helper that is wrong only for some callers, or only with
-        what they pass it, is reported at those calls)."""
-        placed: Set[_Node] = set()
-        always: Dict[_Node, bool] = {}
-
-        def crosses(node: _Node) -> bool:
-            call, key = node
-            effect = self.effects[call][key]
-            return not (effect.guarded or call in self.guarded) and verdict(effect.source, effect.destination) is not None
-
-        def for_every_caller(node: _Node) -> bool:
-            known = always.get(node)
-            if known is None:
-                always[node] = True  # a cycle adds nothing
-                callers = self.callers.get(node)
-                known = all(for_every_caller(c) for c in callers) if callers else crosses(node)
-                always[node] = known
-            return known
-
-        seen: Set[_Node] = set()
-
-        def place(node: _Node) -> None:
-            if node in seen:
-                return
-            seen.add(node)
-            callers = self.callers.get(node)
-            if crosses(node) and (not callers or all(for_every_caller(c) for c in callers)):
-                placed.add(node)
-            elif callers:
-                for caller in callers:
-                    place(caller)
-
-        # Each move where it is written: a call's own, or a rename in another module's
-        # function; those seen again through a same-module function follow their callers.
+        A move whose sides depend on the parameters of functions the module calls is
+        judged with the values of each outermost call that reaches it (a helper's
+        callers, their callers...): the worst verdict among them is the move's, and the
+        calls that give it are its related locations. A helper nobody in the module
+        calls is judged with its parameters as they are (their names may say staged).
+        A copy fallback around the move, or around a call that reaches it, handles it."""
         derived = {node for callers in self.callers.values() for node in callers}
+        told: Dict[_Node, MoveEffect] = {}
         for call, effects in self.effects.items():
-            for key in effects:
-                if (call, key) not in derived:
-                    place((call, key))
-        return placed
+            for key, effect in effects.items():
+                node = (call, key)
+                if node in derived or node in self.told_there:
+                    continue  # judged where it is written, or by the module that writes it
+                own = self.guard(call, effect)
+                found: Optional[Verdict] = None
+                related: List[Related] = []
+                proven_everywhere = not own.guarded and own.is_proven
+                if not own.guarded and not proven_everywhere:
+                    leaves = self.outermost(node)
+                    if not leaves:
+                        found = own.judge()
+                    else:
+                        judged = []
+                        for leaf_call, leaf_key in leaves:
+                            leaf = self.guard(leaf_call, self.effects[leaf_call][leaf_key])
+                            judged.append((leaf_call, leaf, None if leaf.guarded else leaf.judge()))
+                        proven_everywhere = all(not leaf.guarded and v is None for _, leaf, v in judged)
+                        reported = [(c, leaf, v) for c, leaf, v in judged if v is not None]
+                        if reported:
+                            found = max((v for _, _, v in reported), key=lambda v: SEVERITY[v.kind])
+                            alone = own.judge()
+                            if alone is None or alone.code != found.code or len(reported) < len(judged):
+                                # The callers' paths make it what it is (or some prove it): name them.
+                                related = [
+                                    Related(c, leaf.via, v, self.enclosing.get(c, "")) for c, leaf, v in reported if v.code == found.code
+                                ]
+                if own.origin and found is not None and found.code not in ("XDV101", "XDV102"):
+                    found = None  # whether another module's rename is proven is that module's to tell
+                told[node] = replace(own, judged=True, verdict=found, proven=proven_everywhere, related=tuple(related))
+        return told
+
+    def outermost(self, node: _Node) -> List[_Node]:
+        """The calls that reach the move ``node`` from furthest out: those of its function
+        that no same-module function passes on, and so on up (cycles end the climb)."""
+        found: Dict[_Node, None] = {}
+        seen: Set[_Node] = {node}
+        stack = list(self.callers.get(node, ()))
+        while stack:
+            current = stack.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            callers = self.callers.get(current)
+            if callers:
+                stack.extend(callers)
+            else:
+                found[current] = None
+        return list(found)
 
     def guard(self, call: cst.CSTNode, effect: MoveEffect) -> MoveEffect:
         """``effect`` of ``call``, marked when a copy fallback around the call handles it."""
@@ -391,11 +429,20 @@ class _Interpreter:
         if fn is None:
             return EMPTY
         self.analyse(fn)
+        if fn.forwards is not None:
+            # A wrapper that hands all its arguments on: what it wraps, with this call's.
+            wrapped = self.value_of(fn.forwards.func).callees
+            forwarded = [self.library_call(call, callee, arguments) for callee in sorted(wrapped)]
+            if any(v is not EMPTY for v in forwarded):
+                result = EMPTY
+                for value in forwarded:
+                    result = result | value
+                return result
         summary = fn.summary
         if summary is None:  # a recursive call: only what is known so far
             return fn.returns
         implicit = summary.implicit == "class" or summary.implicit == "instance" and receiver is not None and bool(receiver.instances)
-        bindings = summary.bindings(arguments.items, arguments.starred, implicit)
+        bindings = summary.bindings(arguments.items, arguments.starred, implicit, receiver if summary.implicit == "instance" else None)
         for effect, origin in zip(summary.moves, fn.origins):
             made = MoveEffect(
                 effect.move,
@@ -404,6 +451,9 @@ class _Interpreter:
                 via=(summary.name, *effect.via),
                 guarded=effect.guarded,
                 origin=effect.origin,
+                dir_fds=None if effect.dir_fds is None else (
+                    instantiate(effect.dir_fds[0], bindings), instantiate(effect.dir_fds[1], bindings)
+                ),
             )
             self.add_effect(call, made)
             self.callers.setdefault(origin, {})[(call, made.key)] = None
@@ -414,6 +464,8 @@ class _Interpreter:
         return instantiate(summary.returns, bindings)
 
     def add_effect(self, call: cst.Call, effect: MoveEffect) -> None:
+        if call not in self.effects:
+            self.enclosing[call] = self.function_stack[-1].name if self.function_stack else ""
         effects = self.effects.setdefault(call, {})
         old = effects.get(effect.key)
         effects[effect.key] = effect if old is None else old.merged(effect)
@@ -456,8 +508,12 @@ class _Interpreter:
             if node.value is not None:
                 value = self.ev(node.value, env)
                 if self.annotation_is_path(node.annotation.annotation, env):
-                    value = value | Value(kinds=PATH_KIND)
+                    value = value.evolve(kinds=value.kinds | PATH_KIND)
                 self.bind(node.target, value, env, node.value)
+            elif self.class_stack[-1] is not None and not self.function_stack and isinstance(node.target, cst.Name):
+                # A field (``tmp_dir: Path`` of a dataclass): its instances' attribute is a path.
+                if self.annotation_is_path(node.annotation.annotation, env):
+                    self.bind(node.target, Value(kinds=PATH_KIND), env, None)
         elif isinstance(node, cst.AugAssign):
             value = self.ev(node.value, env)
             if isinstance(node.operator, (cst.AddAssign, cst.DivideAssign)):
@@ -473,6 +529,8 @@ class _Interpreter:
             if self.function_stack:
                 fn = self.function_stack[-1]
                 fn.returns = fn.returns | value
+                if isinstance(node.value, cst.Call) and _forwards_stars(node.value, fn.node):
+                    fn.forwards = node.value
             env.dead = True
         elif isinstance(node, cst.Raise):
             self.expressions(node, env)
@@ -621,13 +679,19 @@ class _Interpreter:
 
     def falls_back_to_copy(self, handler: Union[cst.ExceptHandler, cst.ExceptStarHandler]) -> bool:
         """Whether ``handler`` catches ``EXDEV`` and copies (or moves with a copying
-        function) in reply: the rename's failure across mounts is handled there."""
+        function) in reply, or tells ``EXDEV`` apart (``e.errno == errno.EXDEV``): the
+        rename's failure across mounts is handled there."""
         if handler.type is not None:
             types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
             catches = names.OS_ERROR_CLASSES | names.BROAD_EXCEPTIONS
             if not any(self.values.get(t, EMPTY).callees & catches for t in types):
                 return False
-        return any(self.values.get(call.func, EMPTY).callees & names.COPY_FALLBACKS for call in _calls_in(handler.body))
+        if any(self.values.get(call.func, EMPTY).callees & names.COPY_FALLBACKS for call in _calls_in(handler.body)):
+            return True
+        return any(
+            isinstance(node, cst.Attribute) and node.attr.value == "EXDEV" and "errno.EXDEV" in self.values.get(node, EMPTY).callees
+            for node in _nodes_in(handler.body)
+        )
 
     def define_function(self, node: cst.FunctionDef, env: Env) -> None:
         for decorator in node.decorators:
@@ -664,6 +728,7 @@ class _Interpreter:
         self.expressions_of(node.keywords, env)
         info = _Class(node)
         info.bases = frozenset(c for base in node.bases for c in self.value_of(base.value).classes if not c.instance)
+        info.is_path = any(self.value_of(base.value).callees & names.PATH_CLASSES for base in node.bases)
         self.classes[node] = info
         self.order[node] = len(self.order)
         body = Env(env)
@@ -746,6 +811,8 @@ class _Interpreter:
             value = Value(callees=frozenset({f"builtins.{node.value}"})) if node.value in names.BUILTINS else EMPTY
         if not value.locations and not value.callees and not value.defs and not value.staged:
             value = value.with_locations(self.locations.for_identifier(node.value))
+        if not value.is_object:
+            value = value.with_evidence(_named(node.value))
         return value
 
     def ev_Attribute(self, node: cst.Attribute, env: Env) -> Value:
@@ -775,6 +842,8 @@ class _Interpreter:
                     value = value | self.method_value(base.instantiated() if cls in receiver.instances else base, attr)
         for cls in classes:
             value = value | self.class_attribute(cls, attr)
+        if value.defs:
+            value = self.read_properties(value, receiver)
         if attr in names.PATH_DERIVING_ATTRIBUTES and (receiver.is_path or not receiver.kinds and not receiver.is_object):
             # ``p.parent``: of a path, or of what may be one (``path.parent`` of an
             # unannotated parameter), whose directory it is.
@@ -786,8 +855,32 @@ class _Interpreter:
         if not value.is_object:
             # ``self.root`` is the same path wherever it is read.
             owners: Iterable[Token] = classes or receiver.idents
-            value = value.with_idents(frozenset(Attr(owner, attr) for owner in owners))
+            value = value.with_idents(frozenset(Attr(owner, attr) for owner in owners)).with_evidence(_named(attr))
         return value
+
+    def read_properties(self, value: Value, receiver: Value) -> Value:
+        """``obj.path`` where ``path`` is a ``@property`` of a class of the module: what
+        its getter returns for ``obj``, as a call would."""
+        getters = [
+            d for d in self.ordered(value.defs)
+            if isinstance(d, cst.FunctionDef) and any(_decorator_name(x.decorator) in _PROPERTIES for x in d.decorators)
+        ]
+        if not getters:
+            return value
+        rest = value.evolve(defs=value.defs.difference(getters))
+        result = EMPTY if rest == EMPTY else rest  # nothing else: the getters' paths alone
+        for getter in getters:
+            fn = self.functions.get(getter)
+            if fn is None:
+                continue
+            self.analyse(fn)
+            summary = fn.summary
+            if summary is None:  # read while it runs: only what is known so far
+                result = result | fn.returns
+                continue
+            bindings = summary.bindings([], False, True, receiver)
+            result = result | instantiate(summary.returns, bindings)
+        return result
 
     def method_value(self, cls: ExportedClass, attr: str) -> Value:
         """What ``attr`` read off another module's class (or an object of it) is, when a
@@ -817,14 +910,22 @@ class _Interpreter:
             text = node.evaluated_value
         except (ValueError, SyntaxError):  # e.g. an unknown \N{...} name: no literal to know
             return Value(kinds=STR_KIND)
-        return self.literal(text)
+        value = self.literal(text)
+        cwd = env.lookup(_CWD)
+        if cwd is not None and cwd is not EMPTY and isinstance(value.literal, str) and value.literal and not value.literal.startswith(("/", "~")):
+            # After ``os.chdir(d)``, ``"out.bin"`` is a name in ``d``.
+            return value.evolve(
+                locations=value.locations | cwd.locations, evidence=value.evidence | cwd.evidence,
+                within=value.within | cwd.within | cwd.idents,
+            )
+        return value
 
     def literal(self, text: Union[str, bytes, None]) -> Value:
         if isinstance(text, bytes):
             text = text.decode("latin-1")
         if text is None:
             return Value(kinds=STR_KIND)
-        return Value(locations=self.locations.for_literal(text), kinds=STR_KIND, literal=text)
+        return Value(locations=self.locations.for_literal(text), kinds=STR_KIND, literal=text, evidence=staging_literal(text))
 
     def ev_ConcatenatedString(self, node: cst.ConcatenatedString, env: Env) -> Value:
         return _concatenated(self.ev(node.left, env), self.ev(node.right, env))
@@ -842,15 +943,21 @@ class _Interpreter:
                 texts.append(part.value)
         if not values:
             return Value(kinds=STR_KIND, literal="")
+        evidence = frozenset().union(*(v.evidence for v in values))
         if texts[0] is not None:
-            return values[0].derived(STR_KIND, Relation.OTHER)
+            return values[0].derived(STR_KIND, Relation.OTHER).with_evidence(evidence)
         rest = "".join(t if t is not None else "{}" for t in texts[1:])
-        return values[0].derived(STR_KIND, _relation_of_suffix(rest if len(texts) > 1 else ""))
+        return values[0].derived(STR_KIND, _relation_of_suffix(rest if len(texts) > 1 else "")).with_evidence(evidence)
 
     def ev_BinaryOperation(self, node: cst.BinaryOperation, env: Env) -> Value:
         left = self.ev(node.left, env)
         right = self.ev(node.right, env)
-        if isinstance(node.operator, cst.Divide) and (left.is_path or right.is_path):
+        if isinstance(node.operator, cst.Divide) and (
+            left.is_path or right.is_path
+            # ``self.tmp_dir / name`` where nothing says ``tmp_dir`` is a path but its name:
+            # a number is rarely named for a temp directory, or divided by a name.
+            or (left.evidence or left.locations) and not isinstance(node.right, (cst.Integer, cst.Float))
+        ):
             return self.joined([left, right], PATH_KIND)
         if isinstance(node.operator, cst.Add):
             return _concatenated(left, right)
@@ -885,7 +992,8 @@ class _Interpreter:
         if len(parts) > 1:
             up = any(p.literal is not None and ".." in p.literal.replace("\\", "/").split("/") for p in parts[1:])
             relation = Relation.OTHER if up else Relation.BELOW
-        value = parts[0].derived(kinds, relation, literal)
+        # ``join(out_dir, tmp_name)``: a staged name anywhere makes the path staged.
+        value = parts[0].derived(kinds, relation, literal).with_evidence(frozenset().union(*(p.evidence for p in parts[1:])))
         if literal is not None:
             value = value.with_locations(self.locations.for_literal(literal))
         return value
@@ -895,7 +1003,12 @@ class _Interpreter:
         return self.ev(node.body, env) | self.ev(node.orelse, env)
 
     def ev_BooleanOperation(self, node: cst.BooleanOperation, env: Env) -> Value:
-        return self.ev(node.left, env) | self.ev(node.right, env)
+        left, right = self.ev(node.left, env), self.ev(node.right, env)
+        if isinstance(node.operator, cst.Or) and right.literal in (".", "") and left.idents and all(isinstance(t, Parent) for t in left.idents):
+            # ``dirname(p) or "."``: the empty dirname of a relative name is the current
+            # directory, which holds it: the same directory either way.
+            return left
+        return left | right
 
     def ev_NamedExpr(self, node: cst.NamedExpr, env: Env) -> Value:
         value = self.ev(node.value, env)
@@ -973,11 +1086,28 @@ class _Interpreter:
 
     def ev_Call(self, node: cst.Call, env: Env) -> Value:
         function = self.ev(node.func, env)
-        arguments = _Arguments(node.args, [self.ev(arg.value, env) for arg in node.args])
+        values = [self.ev(arg.value, env) for arg in node.args]
+        if function.callees & _PARTIALS and node.args and not node.args[0].star and node.args[0].keyword is None:
+            # ``partial(NamedTemporaryFile, dir=d)``: that function, with these arguments first.
+            self.partials[node] = (node.args[1:], values[1:])
+            self.effects_of(node, function, None)
+            return values[0].evolve(idents=frozenset({Partial(node)}))
+        args: Sequence[cst.Arg] = node.args
+        for token in function.idents:
+            if isinstance(token, Partial) and token.call in self.partials:
+                bound_args, bound_values = self.partials[token.call]
+                args, values = [*bound_args, *node.args], [*bound_values, *values]
+                break
+        arguments = _Arguments(args, values)
+        if function.callees & _CHDIR:
+            # ``os.chdir(d)``: a relative name means a path in ``d`` from here on.
+            directory = arguments.get(0, "path")
+            env.vars[_CWD] = directory if directory is not None else EMPTY
         positional, keywords = arguments.positional, arguments.keywords
         result = EMPTY
         for callee in sorted(function.callees):
             result = result | self.library_call(node, callee, arguments)
+        known = result is not EMPTY  # a library function whose result the analysis knows
         if function.exports:
             for exported in sorted(function.exports, key=lambda e: e.qualified):
                 result = result | self.exported_call(node, exported, arguments)
@@ -991,20 +1121,45 @@ class _Interpreter:
         receiver = self.values.get(node.func.value, EMPTY) if isinstance(node.func, cst.Attribute) else None
         for definition in self.ordered(function.defs):
             if isinstance(definition, cst.ClassDef):
-                result = result | Value(instances=frozenset({definition}))
+                info = self.classes.get(definition)
+                result = result | Value(instances=frozenset({definition}), kinds=PATH_KIND if info is not None and info.is_path else frozenset())
             else:
                 result = result | self.called(node, definition, arguments, receiver)
         if receiver is not None and isinstance(node.func, cst.Attribute):
             result = result | self.method_call(receiver, node.func.attr.value, positional, keywords)
         self.effects_of(node, function, receiver)
-        if not result.locations and not result.is_object and not result.staged and not function.defs:
-            # ``get_temp_dir()``: the name says where, when nothing better is known (a
-            # function of this module says what it returns; a temp made with ``dir=`` is
-            # in that directory, whatever its name).
+        self.note_write(node, function, receiver, arguments)
+        if not result.is_object:
             name = node.func.attr.value if isinstance(node.func, cst.Attribute) else node.func.value if isinstance(node.func, cst.Name) else None
             if name is not None:
-                result = result.with_locations(self.locations.for_call_name(name))
+                if not result.locations and not result.staged and not function.defs:
+                    # ``get_temp_dir()``: the name says where, when nothing better is known (a
+                    # function of this module says what it returns; a temp made with ``dir=`` is
+                    # in that directory, whatever its name).
+                    result = result.with_locations(self.locations.for_call_name(name))
+                if not known and (staging_name(name) or self.locations.for_identifier(name)):
+                    # ``get_temp_download_dir()``, ``cached_path(url)``: staged, whatever else is known.
+                    result = result.with_evidence(frozenset({f"from `{name}()`"}))
         return result
+
+    def note_write(self, node: cst.Call, function: Value, receiver: Optional[Value], arguments: "_Arguments") -> None:
+        """Remember a path the running code opens for writing (``open(p, "w")``,
+        ``p.write_bytes(...)``): a file a function wrote and then moves is staged."""
+        path: Optional[Value] = None
+        if function.callees & _OPENS:
+            mode = arguments.get(1, "mode")
+            if mode is not None and _writes(mode.literal):
+                path = arguments.get(0, "file")
+        elif receiver is not None and receiver.is_path and isinstance(node.func, cst.Attribute):
+            method = node.func.attr.value
+            if method in ("write_text", "write_bytes"):
+                path = receiver
+            elif method == "open":
+                mode = arguments.get(0, "mode")
+                if mode is not None and _writes(mode.literal):
+                    path = receiver
+        if path is not None:
+            (self.function_stack[-1].written if self.function_stack else self.written).update(path.idents)
 
     def value_of(self, node: cst.CSTNode) -> Value:
         return self.values.get(node, EMPTY)
@@ -1057,7 +1212,14 @@ class _Interpreter:
         """Note what ``node`` does to paths itself: a move, or a removal of a parameter."""
         move = move_of(node, self.value_of)
         if move is not None:
-            self.add_effect(node, MoveEffect(move, self.value_of(move.source), self.value_of(move.destination)))
+            source = self.value_of(move.source)
+            written = self.function_stack[-1].written if self.function_stack else self.written
+            if not source.idents.isdisjoint(written):
+                source = source.with_evidence(frozenset({"written by this function"}))
+            dir_fds = None
+            if move.dir_fds is not None:
+                dir_fds = (self.value_of(move.dir_fds[0]), self.value_of(move.dir_fds[1]))
+            self.add_effect(node, MoveEffect(move, source, self.value_of(move.destination), dir_fds=dir_fds))
         if not self.function_stack:
             return
         if function.callees & names.CLEANUP_FUNCTIONS and node.args and not node.args[0].star:
@@ -1072,18 +1234,33 @@ class _Interpreter:
             dir_index, kind = factory
             directory = argument(dir_index, "dir")
             if directory is None and not arguments.starred:
-                path = Value(locations=frozenset({TEMP}), kinds=STR_KIND)
+                # Made in ``tempfile.gettempdir()``: beside what else is put there.
+                path = Value(locations=frozenset({TEMP}), kinds=STR_KIND, within=_IN_TEMPDIR)
             elif directory is not None:
                 # Staged in ``dir``: its location, and inside it.
                 path = directory.derived(STR_KIND, Relation.BELOW).evolve(staged=frozenset({arguments.node(dir_index, "dir")}))
             else:  # dir= maybe, through *args/**kwargs: nothing known
                 path = Value(kinds=STR_KIND)
-            path = path.with_idents(frozenset({Fresh(call)}))
+            path = path.with_idents(frozenset({Fresh(call)})).with_evidence(frozenset({f"made by `{callee}()`"}))
             if callee == "tempfile.mkstemp":
                 return path.evolve(elements=(EMPTY, path))
             return path.evolve(kinds=frozenset({kind}))
         if callee in names.TEMP_DIR_CALLS:
             return Value(locations=frozenset({TEMP}), kinds=STR_KIND, idents=frozenset({"tempfile.gettempdir"}))
+        if callee in names.BESIDE_CALLS:  # ``cache_from_source(p)``: in ``p``'s directory tree
+            first = argument(0, "path")
+            return first.derived(STR_KIND, Relation.SIBLING) if first is not None else EMPTY
+        if callee in names.IDENTITY_CALLS:  # ``typing.cast(str, p)`` is ``p``
+            found = argument(1, "val")
+            return found if found is not None else EMPTY
+        if callee in names.DOWNLOAD_CALLS:
+            # ``urlretrieve(url)`` downloads to a temp it names; ``urlretrieve(url, p)`` to ``p``.
+            target = argument(1, "filename")
+            if target is None and not arguments.starred:
+                target = Value(locations=frozenset({TEMP}), kinds=STR_KIND, idents=frozenset({Fresh(call)}))
+            if target is None:
+                return EMPTY
+            return Value(elements=(target.with_evidence(frozenset({f"downloaded by `{callee.rsplit('.', 1)[-1]}()`"})), EMPTY))
         configured = self.locations.for_call(callee)
         if configured:
             return Value(locations=configured, kinds=PATH_KIND if callee.endswith("_path") else STR_KIND)
@@ -1241,7 +1418,7 @@ def _concatenated(left: Value, right: Value) -> Value:
     literal = left.literal + right.literal if left.literal is not None and right.literal is not None else None
     kinds = left.kinds or right.kinds
     relation = _relation_of_suffix(right.literal) if right.literal is not None else Relation.SIBLING
-    return left.derived(kinds, relation, literal)
+    return left.derived(kinds, relation, literal).with_evidence(right.evidence)
 
 
 def _relation_of_suffix(after: str) -> Relation:
@@ -1285,11 +1462,25 @@ def _assigned_attributes(node: cst.CSTNode) -> Iterable[str]:
 
 def _calls_in(node: cst.CSTNode) -> Iterable[cst.Call]:
     """The calls below ``node`` that run with it (not in a nested function or class)."""
+    return (n for n in _nodes_in(node) if isinstance(n, cst.Call))
+
+
+def _forwards_stars(call: cst.Call, function: _FunctionNode) -> bool:
+    """Whether ``call`` passes exactly ``function``'s own ``*args`` and ``**kwargs`` on."""
+    params = function.params
+    stars = {s.name.value for s in (params.star_arg, params.star_kwarg) if isinstance(s, cst.Param)}
+    given = [a for a in call.args]
+    return bool(stars) and bool(given) and all(
+        a.star and isinstance(a.value, cst.Name) and a.value.value in stars for a in given
+    ) and len(given) == len(stars)
+
+
+def _nodes_in(node: cst.CSTNode) -> Iterable[cst.CSTNode]:
+    """The nodes below ``node`` that run with it (not in a nested function or class)."""
     stack = [node]
     while stack:
         current = stack.pop()
-        if isinstance(current, cst.Call):
-            yield current
+        yield current
         stack.extend(c for c in children(current) if not isinstance(c, (cst.FunctionDef, cst.Lambda, cst.ClassDef)))
 
 
@@ -1306,3 +1497,37 @@ def _expressions_below(node: cst.CSTNode) -> Iterable[cst.BaseExpression]:
             yield child
         else:
             yield from _expressions_below(child)
+
+
+#: What ``tempfile.gettempdir()`` is named (``library_call``): a temp made without ``dir=`` lies in it.
+_IN_TEMPDIR: FrozenSet[Token] = frozenset({"tempfile.gettempdir"})
+#: ``functools.partial``: a function with some arguments bound.
+_PARTIALS = frozenset({"functools.partial"})
+#: Changing the working directory, which relative names are then in; the environment keeps
+#: it under a name no variable can have.
+_CHDIR = frozenset({"os.chdir"})
+_CWD = "<cwd>"
+#: Decorators that make a method read as an attribute.
+_PROPERTIES = frozenset({"property", "cached_property"})
+#: ``open`` and its kin: with a writing mode, the function writes the file.
+_OPENS = frozenset({"builtins.open", "io.open", "codecs.open"})
+
+
+@lru_cache(maxsize=4096)
+def _named(name: str) -> FrozenSet[str]:
+    """The evidence a name gives: staged when it says so (``tmp_path``), else none."""
+    return frozenset({f"named `{name}`"}) if staging_name(name) else frozenset()
+
+
+def _writes(mode: Optional[str]) -> bool:
+    """Whether an ``open`` mode writes: ``w``, ``a``, ``x`` or ``+``."""
+    return mode is not None and any(c in mode for c in "wax+")
+
+
+def _decorator_name(decorator: cst.BaseExpression) -> Optional[str]:
+    """``property`` of ``@property``, ``cached_property`` of ``@functools.cached_property``."""
+    if isinstance(decorator, cst.Name):
+        return decorator.value
+    if isinstance(decorator, cst.Attribute):
+        return decorator.attr.value
+    return None

@@ -89,6 +89,14 @@ class Fresh:
 
 
 @dataclass(frozen=True)
+class Partial:
+    """The function ``functools.partial(f, ...)`` made at ``call``: ``f`` with those
+    arguments first (the interpreter keeps them)."""
+
+    call: cst.Call
+
+
+@dataclass(frozen=True)
 class Merge:
     """A variable's value where paths that disagree about it meet (``at``: the statement)."""
 
@@ -122,6 +130,9 @@ class Value:
     ``dir=`` arguments of the ``tempfile`` calls that may have made it. Those two are
     unions over paths, like ``locations``. ``idents`` and ``within`` hold on every
     path: the path is each of ``idents``, and lies at or below each of ``within``.
+    ``evidence``: why the path counts as *staged* (made to be moved: by ``tempfile``, named
+    for a temp or staging place, written by the function...), each reason as a short
+    phrase for messages; a union over paths, like ``locations``.
     ``moves``: on a call, the moves it makes, its own or in a same-module callee.
     ``exports``: the functions of other project modules it may be (``exports.Exported``);
     ``classes``: their classes, or (``ExportedClass.instance``) instances of them.
@@ -138,6 +149,7 @@ class Value:
     staged: FrozenSet[cst.CSTNode] = frozenset()
     idents: FrozenSet[Token] = frozenset()
     within: FrozenSet[Token] = frozenset()
+    evidence: FrozenSet[str] = frozenset()
     moves: Tuple["MoveEffect", ...] = ()
     exports: FrozenSet["Exported"] = frozenset()
     classes: FrozenSet["ExportedClass"] = frozenset()
@@ -159,6 +171,7 @@ class Value:
             staged=self.staged | other.staged,
             idents=self.idents & other.idents,
             within=self.within & other.within,
+            evidence=self.evidence | other.evidence,
             moves=self.moves + tuple(m for m in other.moves if m not in self.moves),
             exports=self.exports | other.exports,
             classes=self.classes | other.classes,
@@ -185,14 +198,19 @@ class Value:
             within = within | {parent_of(t) for t in self.idents}
         elif relation is Relation.BELOW:
             within = within | self.idents
-        staged = self.staged if relation is not Relation.PARENT else frozenset()
+        # A temp's directory is no temp: what made the path staged says nothing of its parent.
+        parent = relation is Relation.PARENT
         return Value(
             locations=self.locations, kinds=kinds, literal=literal, params=self.params,
-            staged=staged, idents=idents, within=within,
+            staged=frozenset() if parent else self.staged, idents=idents, within=within,
+            evidence=frozenset() if parent else self.evidence,
         )
 
     def with_locations(self, locations: FrozenSet[str]) -> "Value":
         return self.evolve(locations=self.locations | locations) if locations else self
+
+    def with_evidence(self, evidence: FrozenSet[str]) -> "Value":
+        return self.evolve(evidence=self.evidence | evidence) if evidence and not evidence <= self.evidence else self
 
     def with_idents(self, idents: FrozenSet[Token]) -> "Value":
         return self.evolve(idents=self.idents | idents) if idents else self
@@ -211,35 +229,6 @@ def _union_elements(
     if a is None or b is None or len(a) != len(b):
         return None
     return tuple(x | y for x, y in zip(a, b))
-
-
-def at_or_below(value: Value, directory: Token) -> bool:
-    """Whether every path ``value`` may be lies at or below ``directory``."""
-    if directory in value.within:
-        return True
-    if isinstance(directory, Literal):
-        return any(isinstance(t, Literal) and directory.holds(t) for t in (*value.idents, *value.within))
-    while isinstance(directory, Parent):
-        directory = directory.of
-        if directory in value.idents:
-            return True
-    return False
-
-
-def together(a: Value, b: Value, depth: int = 4) -> bool:
-    """Whether ``a`` and ``b`` provably lie below one directory: the same tree, so (but
-    for a mount point inside it) the same filesystem."""
-    if any(at_or_below(b, directory) for directory in a.within):
-        return True
-    for ident in a.idents:
-        directory: Token = parent_of(ident)
-        # Spelled-out paths share ancestors whatever their mounts (``/tmp/x``, ``/var/cache/y``):
-        # only the directory a literal names is its own.
-        for _ in range(1 if isinstance(ident, Literal) else depth):
-            if at_or_below(b, directory):
-                return True
-            directory = parent_of(directory)
-    return False
 
 
 EMPTY = Value()

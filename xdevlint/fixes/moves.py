@@ -25,7 +25,7 @@ from libcst.metadata import Assignment, FunctionScope, GlobalScope, Scope
 
 from xdevlint.analysis import names
 from xdevlint.analysis.moves import Move, move_of
-from xdevlint.analysis.values import Fresh, Value
+from xdevlint.analysis.values import Fresh, Partial, Value
 from xdevlint.fixes.syntax import Names, Reference, Region, add_keyword, fitted, parenthesized, positional, swapped
 from xdevlint.model import Applicability, Fix, Import, Replacement
 
@@ -740,6 +740,12 @@ class _AtSource:
         dir_index, _ = names.TEMP_FACTORIES[factory]
         if any(arg.star for arg in creation.args):
             return None
+        for token in self.fixes.value_of(creation.func).idents:
+            # A ``functools.partial`` factory: what it binds counts as passed here.
+            if isinstance(token, Partial) and any(
+                a.star or a.keyword is None or a.keyword.value == "dir" for a in token.call.args[1:]
+            ):
+                return None
         positional_count = sum(1 for arg in creation.args if arg.keyword is None)
         if positional_count > dir_index:
             return None

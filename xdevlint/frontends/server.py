@@ -91,6 +91,16 @@ def diagnostic(document: TextDocument, finding: Finding) -> types.Diagnostic:
         code=finding.code,
         source=SOURCE,
         data={"fix": None if finding.fix is None else ("unsafe" if unsafe else "safe")},
+        related_information=[
+            types.DiagnosticRelatedInformation(
+                location=types.Location(
+                    uri=document.uri,
+                    range=_range(document, r.span.line, r.span.column, r.span.end_line, max(r.span.end_column, r.span.column)),
+                ),
+                message=r.message,
+            )
+            for r in finding.related
+        ] or None,
     )
 
 

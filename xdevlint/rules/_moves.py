@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Dict, FrozenSet, Optional
+from typing import ClassVar, Dict, FrozenSet, Optional, Tuple
 
 import libcst as cst
 
 from xdevlint.analysis.lifetime import Analysis, Lifetime
 from xdevlint.analysis.locations import Locations
-from xdevlint.analysis.moves import MoveEffect, verdict
+from xdevlint.analysis.moves import CROSS, MoveEffect, Related
 from xdevlint.fixes.moves import MoveFixes
 from xdevlint.rules.rule import Rule
 from xdevlint.stages.scan import Scan
@@ -26,11 +26,7 @@ class MoveRule(Rule):
 
     @classmethod
     def may_apply(cls, scan: Scan, locations: Locations) -> bool:
-        return (
-            scan.contains_any(locations.scan_tokens())
-            and scan.has_move_call()
-            and scan.has_location_source(locations)
-        )
+        return scan.may_stage_by_text(locations) and scan.has_move_call() and scan.may_stage(locations)
 
     _fixes: Optional[MoveFixes] = None
     _module: Optional[cst.Module] = None
@@ -62,35 +58,61 @@ class MoveRule(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         for effect in self.value_of(node).moves:
-            if effect.guarded or effect.deferred:
-                continue  # a handler copies when the rename fails; or it is told elsewhere
-            found = verdict(effect.source, effect.destination)
-            if found is None or found.code != self.CODE:
-                continue
+            found = effect.verdict
+            if effect.deferred or not effect.judged or found is None or found.code != self.CODE:
+                continue  # told elsewhere, proven, handled by a copy, or another rule's
             message = self.MESSAGES[found.kind].format(
                 mover=_mover(effect), source=describe(found.source), destination=describe(found.destination),
-                directory=self._directory(found.staged),
+                why=_why(found.evidence), callers=_callers(effect.related),
             )
-            # A helper's move is fixed in the helper, for every caller, or not at all:
-            # which callers' values it must then handle is not this call's to decide.
-            fix = self._fixes.fix_for(effect.move) if self._fixes is not None and not effect.via else None
-            self.report(node, message, fix)
-
-    def _directory(self, staged: FrozenSet[cst.CSTNode]) -> str:
-        module = self._module
-        if module is None or not staged:
-            return ""
-        return " or ".join(f"`{code}`" for code in sorted({module.code_for_node(node) for node in staged}))
+            # A rename of another module's function is fixed there, or not at all; a move
+            # function handed to another call (``run_in_executor``) is not a call to rewrite.
+            fix = None
+            if self._fixes is not None and not effect.via and not effect.move.passed:
+                fix = self._fixes.fix_for(effect.move)
+            related = tuple((r.call, _passes(r)) for r in effect.related)
+            self.report(node, message, fix, related)
 
 
 def _mover(effect: MoveEffect) -> str:
-    """Who moves: ``os.rename``, or ``publish()`` calling it (in ``_write`` further down)."""
+    """Who moves: ``os.rename``, or ``publish()`` calling it (in ``_write`` further down),
+    for a rename in another module's function."""
     if not effect.via:
         return f"`{effect.move.function}`"
     where = f" (in `{effect.via[-1]}`)" if len(effect.via) > 1 else ""
     if effect.origin:  # a rename in another module of the project
         where = f" (in `{effect.via[-1]}` at `{effect.origin}`)" if len(effect.via) > 1 else f" (at `{effect.origin}`)"
     return f"`{effect.via[0]}()` calls `{effect.move.function}`{where}, which"
+
+
+def _why(evidence: Tuple[str, ...]) -> str:
+    """What makes the source staged, for the message: its first reason, and how many more."""
+    if not evidence:
+        return "staged"
+    more = f" and {len(evidence) - 1} more" if len(evidence) > 1 else ""
+    return f"{evidence[0]}{more}"
+
+
+def _callers(related: Tuple[Related, ...]) -> str:
+    """Where the paths that make the verdict come from: `` as called from `store()` ``."""
+    names = sorted({f"`{r.caller}()`" if r.caller else "the module's code" for r in related})
+    if not names:
+        return ""
+    shown = " and ".join(names[:2]) + (f" and {len(names) - 2} more" if len(names) > 2 else "")
+    return f" as called from {shown}"
+
+
+def _passes(related: Related) -> str:
+    """The related location's own message: what this call hands the move."""
+    found = related.verdict
+    if found.kind == CROSS:
+        what = f"a {describe(found.source)} path to move to {describe(found.destination)}"
+    elif found.evidence:
+        what = f"a staged path ({_why(found.evidence)})"
+    else:
+        what = "the paths"
+    callee = f"`{related.via[0]}()`" if related.via else "the helper"
+    return f"{callee} is called here with {what}"
 
 
 def describe(locations: FrozenSet[str]) -> str:

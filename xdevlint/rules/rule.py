@@ -29,6 +29,8 @@ class Report:
     name: str
     message: str
     fix: Optional[Fix] = None
+    #: Other nodes the finding rests on, each with what it adds (``model.Related``).
+    related: Tuple[Tuple[cst.CSTNode, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -73,8 +75,11 @@ class Rule(cst.BatchableCSTVisitor, Documented):
         helpers = sorted((e.name, e.where) for e in self.value_of(creation.func).exports if e.returns_temp)
         return f" (made by `{helpers[0][0]}()` at `{helpers[0][1]}`)" if helpers else ""
 
-    def report(self, node: cst.CSTNode, message: str, fix: Optional[Fix] = None) -> None:
-        self.reports.append(Report(node, self.CODE, self.NAME, message, fix))
+    def report(
+        self, node: cst.CSTNode, message: str, fix: Optional[Fix] = None,
+        related: Tuple[Tuple[cst.CSTNode, str], ...] = (),
+    ) -> None:
+        self.reports.append(Report(node, self.CODE, self.NAME, message, fix, related))
 
 
 def code_blocks(section: str) -> Tuple[str, ...]:

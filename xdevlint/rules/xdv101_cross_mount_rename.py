@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from xdevlint.analysis.locations import Locations
 from xdevlint.analysis.moves import CROSS
 from xdevlint.rules._moves import MoveRule
+from xdevlint.stages.scan import Scan
 
 
 class CrossMountRename(MoveRule):
@@ -15,12 +17,12 @@ class CrossMountRename(MoveRule):
     imported or aliased.
 
     A function of the same module that renames its parameters (`def publish(src, dst):
-    os.rename(src, dst)`) is judged at its calls, with the paths each passes: the finding
-    is on the call, naming the rename inside. A rename that crosses mounts whatever its
-    callers pass is reported where it is written. Paths shown to lie in one directory
-    (`mkstemp(dir=os.path.dirname(dst))` then `os.replace(tmp, dst)`) are never flagged,
-    nor is a rename whose `except OSError` handler copies instead (XDV201 still checks
-    that the source is removed after the copy).
+    os.rename(src, dst)`) is judged with the paths every call of it in the module passes:
+    the finding is on the rename, once, with the calls that pass a temp and a cache path
+    as related locations. Paths proven to stay on one filesystem
+    (`mkstemp(dir=os.path.dirname(dst))` then `os.replace(tmp, dst)`; see XDV102 for the
+    proof) are never flagged, nor is a rename whose `except OSError` handler copies
+    instead (XDV201 still checks that the source is removed after the copy).
 
     ## Why is this bad?
     `rename(2)` and `link(2)` cannot cross filesystems: they fail with `EXDEV`
@@ -87,9 +89,9 @@ class CrossMountRename(MoveRule):
     no rewrite keeps both names pointing at one file. Stage the file beside the link
     instead.
 
-    A finding at the call of a helper gets no fix: the rename is in the helper, whose
-    other callers may rely on it, and only you know whether to stage the temp beside
-    the destination here or to make the helper move safely for everyone.
+    A rename inside a helper is fixed there, for every caller: the move-function rewrite
+    makes it safe whatever the callers pass. A move function handed to another call
+    (`run_in_executor(None, os.rename, a, b)`) gets no fix: there is no call to rewrite.
 
     ## Options
     - `move-function`, `move-function-atomic`: what the second fix calls, and whether
@@ -103,5 +105,13 @@ class CrossMountRename(MoveRule):
     CODE = "XDV101"
     NAME = "cross-mount-rename"
     FIX_TITLE = "Create the temp in the destination's directory, or move with `move-function`"
-    MESSAGE = "{mover} moves a {source} path to {destination}; a rename cannot cross mount points (EXDEV)"
+    MESSAGE = "{mover} moves a {source} path to {destination}{callers}; a rename cannot cross mount points (EXDEV)"
     MESSAGES = {CROSS: MESSAGE}
+
+    @classmethod
+    def may_apply(cls, scan: Scan, locations: Locations) -> bool:
+        return (
+            scan.contains_any(locations.scan_tokens())
+            and scan.has_move_call()
+            and scan.has_location_source(locations)
+        )

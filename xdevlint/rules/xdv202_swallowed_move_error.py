@@ -18,9 +18,9 @@ from xdevlint.stages.scan import Scan
 Handler = Union[cst.ExceptHandler, cst.ExceptStarHandler]
 Function = Union[cst.FunctionDef, cst.Lambda]
 
-#: Classes whose handler can receive ``EXDEV``: ``OSError``, its aliases, and the broad ones.
-#: ``shutil.Error`` is an ``OSError`` that ``copytree`` and ``move`` raise for a whole tree.
-EXDEV_CLASSES: FrozenSet[str] = names.OS_ERROR_CLASSES | names.BROAD_EXCEPTIONS | {"shutil.Error"}
+#: Classes whose handler can receive a rename's ``EXDEV``: ``OSError``, its aliases, and the
+#: broad ones (``shutil.Error`` is raised by ``shutil``'s copies, never by a rename).
+EXDEV_CLASSES: FrozenSet[str] = names.OS_ERROR_CLASSES | names.BROAD_EXCEPTIONS
 #: Catching one of these catches every ``OSError``: later clauses of the ``try`` never see ``EXDEV``.
 _ALL_OS_ERRORS: FrozenSet[str] = names.OS_ERROR_CLASSES | names.BROAD_EXCEPTIONS
 
@@ -66,26 +66,29 @@ class SwallowedMoveError(Rule):
     """
     ## What it does
     Flags an `except` clause that can catch `EXDEV` (bare, `BaseException`,
-    `Exception`, `OSError`, `IOError`, `EnvironmentError`, `os.error`, `shutil.Error`,
-    or a tuple with one) around a rename, replace, move, copy or link (`os.rename`,
-    `os.replace`, `os.renames`, `os.link`, `shutil.move`, `shutil.copy*`,
-    `shutil.copytree`, `Path.rename`, `Path.replace`, `Path.hardlink_to`, however
-    imported), when no path through the clause lets anyone learn why the call failed:
-    it has no `raise` anywhere (a conditional re-raise counts: the author looked at the
+    `Exception`, `OSError`, `IOError`, `EnvironmentError`, `os.error`, or a tuple with
+    one) around a rename, replace or link (`os.rename`, `os.replace`, `os.renames`,
+    `os.link`, `Path.rename`, `Path.replace`, `Path.hardlink_to`, however imported or
+    handed on) whose two sides are not proven to stay on one filesystem (XDV102's
+    proof), when no path through the clause lets anyone learn why the call failed: it
+    has no `raise` anywhere (a conditional re-raise counts: the author looked at the
     error), no fallback that copies or moves the data, no exit (`sys.exit`, `os._exit`,
     a same-module function that always raises), and it neither stores, returns, passes
     on nor logs the exception at `info` or above (`logger.exception(...)`,
     `exc_info=True`, `traceback.print_exc()` count; `log.debug` does not). The same
-    holds for `with contextlib.suppress(OSError):` (or a broader class) around a move,
-    and for `with quiet():` where `quiet` is a same-module `@contextmanager` whose
-    `yield` sits in such a clause; the finding is then on the `with`.
+    holds for `with contextlib.suppress(OSError):` (or a broader class) around such a
+    move, and for `with quiet():` where `quiet` is a same-module `@contextmanager`
+    whose `yield` sits in such a clause; the finding is then on the `with`.
 
     Returning `None` or `False`, a message that leaves the exception out, counting
-    failures and removing the staged file do not make the cause visible. Clauses that
-    catch only classes that never carry `EXDEV` (`FileExistsError`,
-    `FileNotFoundError`, `PermissionError`, `IsADirectoryError`, `NotADirectoryError`,
-    `shutil.SameFileError`) are never flagged, nor is `os.symlink`, which is no move.
-    A staged file left behind is XDV201's finding, not this rule's.
+    failures and removing the staged file do not make the cause visible. Only a move
+    that can fail with `EXDEV` counts: a rename between sibling names (`x` to
+    `x + ".bak"`, a temp made beside its destination) cannot, and `shutil.move` and the
+    `shutil` copies handle `EXDEV` themselves. Clauses that catch only classes that
+    never carry `EXDEV` (`FileExistsError`, `FileNotFoundError`, `PermissionError`,
+    `IsADirectoryError`, `NotADirectoryError`, `shutil.Error`, `shutil.SameFileError`)
+    are never flagged, nor is `os.symlink`, which is no move. A staged file left behind
+    is XDV201's finding, not this rule's.
 
     ## Why is this bad?
     `rename(2)` fails with `EXDEV` as soon as the source and the destination are on
@@ -479,23 +482,26 @@ class SwallowedMoveError(Rule):
     # -- helpers
 
     def first_move(self, body: cst.CSTNode) -> Optional[cst.Call]:
-        """The first rename, move, copy or link ``body`` runs (in its own scope) whose
-        failure can leave it, or a call it hands one to (``asyncio.to_thread(os.replace,
+        """The first rename, replace or link ``body`` runs (in its own scope) that may fail
+        with ``EXDEV`` and leave it, or a call it hands one to (``asyncio.to_thread(os.replace,
         a, b)``). A move inside an inner ``try`` whose clause takes every ``OSError`` and
         never raises fails into that clause, not out of ``body``."""
         stack: List[cst.CSTNode] = [body]
         while stack:
             node = stack.pop()
-            if isinstance(node, cst.Call):
-                if self.value_of(node.func).callees & names.MOVE_LIKE_FUNCTIONS or move_of(node, self.value_of) is not None:
-                    return node
-                if any(self.value_of(a.value).callees & names.MOVE_LIKE_FUNCTIONS for a in node.args):
-                    return node
+            if isinstance(node, cst.Call) and self.unproven_move(node):
+                return node
             inner = children(node)
             if isinstance(node, (cst.Try, cst.TryStar)) and any(self.absorbs(h) for h in node.handlers):
                 inner = [c for c in inner if c is not node.body]
             stack.extend(c for c in reversed(inner) if not isinstance(c, _SCOPES))
         return None
+
+    def unproven_move(self, call: cst.Call) -> bool:
+        """Whether ``call`` renames, replaces or links (itself, or a move function it is
+        handed) where the two sides are not proven to stay on one filesystem: only then
+        can it fail with ``EXDEV``. ``shutil.move`` and the copies handle ``EXDEV`` themselves."""
+        return any(e.judged and not e.via and not e.proven for e in self.value_of(call).moves)
 
     def absorbs(self, handler: Handler) -> bool:
         """Whether ``handler`` takes every ``OSError`` and lets none out again."""

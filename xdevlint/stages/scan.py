@@ -13,11 +13,11 @@ import ast
 import re
 import sys
 import warnings
-from typing import TYPE_CHECKING, Callable, Collection, Dict, FrozenSet, Iterable, Iterator, List, Match, Optional, Pattern, Set, Tuple, cast
+from typing import TYPE_CHECKING, Callable, Collection, Dict, FrozenSet, Iterable, Iterator, List, Match, Optional, Pattern, Sequence, Set, Tuple, cast
 
 from xdevlint.analysis import names
 from xdevlint.analysis.dotted import dotted
-from xdevlint.analysis.locations import TEMP, Locations
+from xdevlint.analysis.locations import TEMP, Locations, staging_literal, staging_name
 from xdevlint.model import Closure, Dependencies
 from xdevlint.stages.scan_lifetime import FACTORY_NAMES, ModuleIndex, temp_may_leak, temp_may_stay
 
@@ -47,6 +47,8 @@ class Scan:
         self._answers: Dict[str, bool] = {}
         self._contains: Dict[Tuple[str, ...], bool] = {}
         self._named: Optional[List[Tuple[ast.AST, str]]] = None  # ``_spelt_nodes``
+        self._moves: Optional[List[ast.Call]] = None  # ``move_calls``
+        self._sources: Optional[Tuple[Optional[Set[str]]]] = None  # ``location_sources``: one configuration
 
     @property
     def lowered(self) -> str:
@@ -156,7 +158,7 @@ class Scan:
         index = self.index
         if index is None:
             return set()
-        found = {id(node) for node in (*_move_calls(index), *_move_like(index, index.nodes))}
+        found = {id(node) for node in (*self.move_calls(), *_move_like(index, index.nodes))}
         spellings = self.supplied(locations).spellings
         if spellings:  # a move alias or a helper that moves or makes a temp, from the project
             named = self._spelt_nodes()
@@ -194,6 +196,44 @@ class Scan:
         """What the gates' answers rest on through import closures (``Supplied.closure``)."""
         return self._supplied.closure if self._supplied is not None else None
 
+    def may_stage_by_text(self, locations: Locations) -> bool:
+        """The text tier of ``may_stage``: a location's word, a staging word, or a write."""
+        answer = self._answers.get("stage-text")
+        if answer is None:
+            answer = self._answers["stage-text"] = self._staging_words(locations) or _WRITE_CALL.search(self.text) is not None
+        return answer
+
+    def _staging_words(self, locations: Locations) -> bool:
+        return self.contains_any(locations.scan_tokens()) or any(
+            token in _NOT_STAGING.sub("", self.lowered) for token in STAGING_TOKENS
+        )
+
+    def may_stage(self, locations: Locations) -> bool:
+        """Whether a path in the file may be staged (sound over-approximation of
+        ``Value.evidence`` and the locations): a location's word, a staging word in a name
+        or a suffix (``tmp``, ``staging``, ``.part``), ``urlretrieve``, or a file opened
+        for writing, with the mode spelled out, in a function that moves."""
+        answer = self._answers.get("stage")
+        if answer is None:
+            answer = self.may_stage_by_text(locations) and (
+                self._staging_words(locations) and _stages(self.index, self.location_sources(locations))
+                or _writes_where_it_moves(self.index, self.move_calls())
+            )
+            self._answers["stage"] = answer
+        return answer
+
+    def move_calls(self) -> List[ast.Call]:
+        """The calls that could be moves (``_move_calls``), found once."""
+        if self._moves is None:
+            self._moves = list(_move_calls(self.index)) if self.index is not None else []
+        return self._moves
+
+    def location_sources(self, locations: Locations) -> Optional[Set[str]]:
+        """``_location_sources``, found once (XDV101's and XDV102's gates both ask)."""
+        if self._sources is None:
+            self._sources = (_location_sources(self.index, locations),)
+        return self._sources[0]
+
     def has_location_source(self, locations: Locations) -> bool:
         """Whether the file can give paths the locations a move rule needs (sound):
         ``temp`` (a temp moved out, or a path moved onto a new temp: XDV102), or two
@@ -201,7 +241,7 @@ class Scan:
         hold a move finding, whatever it moves."""
         answer = self._answers.get("location")
         if answer is None:
-            found = _location_sources(self.index, locations)
+            found = self.location_sources(locations)
             answer = found is None or TEMP in found or len(found) > 1
             self._answers["location"] = answer
         return answer
@@ -215,6 +255,15 @@ def _words(words: Iterable[str]) -> Pattern[str]:
 
 
 _MOVE_WORD = _words(_MOVE_ATTRIBUTES)
+#: Lower-case words of which a file must contain one for a name or a suffix to say staged
+#: (``locations.staging_name``, ``STAGING_SUFFIXES``), or for ``urlretrieve`` to download.
+STAGING_TOKENS = ("tmp", "temp", "stag", "scratch", "incomplete", ".part", ".download", "urlretrieve")
+#: Words that hold ``temp`` but say nothing staged (``staging_name`` splits them off whole).
+_NOT_STAGING = re.compile(r"templat|temperat|attempt|tempo(?!rar)|contempt")
+#: A spelled-out ``open`` mode that writes (``"w"``, ``'ab'``, ``"r+b"``).
+_WRITE_MODE = re.compile(r"""[rbtU]{0,2}[wax+][bt+]{0,2}""")
+_WRITING_METHODS = frozenset({"write_text", "write_bytes"})
+_WRITE_CALL = re.compile(r"open\s*\(|write_text|write_bytes")
 _OPEN_CALL = re.compile(r"\s*\(")
 _FROM_OS = re.compile(r"from\s+os\s+import\b")  # no leading \b, for speed: more matches is still sound
 _MODULE_LIKE = frozenset(_MOVE_MODULES | _PATH_CLASS_NAMES | {"pathlib"})
@@ -319,14 +368,14 @@ def _receiver(text: str, dot: int) -> str:
 
 def _may_call_path_method(text: str, start: int) -> bool:
     """Whether the call whose ``(`` ends at ``start`` may be ``Path.rename/replace/
-    hardlink_to(target)``: one positional argument, or only ``target=``, or ``*``/``**``
-    (which may be either). Others raise TypeError on a path: ``str.replace(old, new)``,
+    hardlink_to(target)``: one positional argument, or only ``target=`` (a call with ``*``/``**``
+    is no move the analysis judges). Others raise TypeError on a path: ``str.replace(old, new)``,
     ``date.replace(year=y)``. True when unsure (the lexer could not close the call)."""
     shape = _call_shape(text, start)
     if shape is None:
         return True
     positional, keywords, starred = shape
-    return starred or positional == 1 and not keywords or not positional and keywords == {"target"}
+    return not starred and (positional == 1 and not keywords or not positional and keywords == {"target"})
 
 
 _ARGUMENT_TOKEN = re.compile(r"'''|\"\"\"|['\"#()\[\]{},]")
@@ -390,10 +439,49 @@ def _string_end(text: str, index: int, quote: str) -> int:
         index = end + 1
 
 
+def _writes_where_it_moves(index: Optional[ModuleIndex], moves: Sequence[ast.Call]) -> bool:
+    """Whether a function (or the module's own code) both opens a file for writing, with
+    the mode spelled out, and moves: a file a function wrote and moves is staged, and the
+    analysis says so only of what the same function wrote (``provenance.note_write``)."""
+    if index is None:
+        return True
+    scopes = {_scope_of(index, call) for call in moves}
+    for node in index.nodes:
+        if isinstance(node, ast.Call) and _writes(node) and _scope_of(index, node) in scopes:
+            return True
+    return False
+
+
+def _writes(call: ast.Call) -> bool:
+    """``open(p, "w")``, ``p.open("ab")``, ``p.write_text(...)``: as ``note_write`` reads them."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+    if name in _WRITING_METHODS:
+        return True
+    if name != "open":
+        return False
+    index = 0 if isinstance(func, ast.Attribute) else 1  # ``p.open(mode)`` or ``open(p, mode)``
+    modes = [k.value for k in call.keywords if k.arg == "mode"]
+    if len(call.args) > index:
+        modes.append(call.args[index])
+    return any(
+        isinstance(m, ast.Constant) and isinstance(m.value, str) and _WRITE_MODE.fullmatch(m.value) is not None
+        for m in modes
+    )
+
+
+def _scope_of(index: ModuleIndex, node: ast.AST) -> Optional[ast.AST]:
+    """The function ``node`` runs in (None: the module's own code)."""
+    current = index.parents.get(node)
+    while current is not None and not isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        current = index.parents.get(current)
+    return current
+
+
 def _has_move_call(index: Optional[ModuleIndex]) -> bool:
     if index is None:
         return True  # libcst may still parse it; only the real analysis can say
-    return next(_move_calls(index), None) is not None
+    return next(_move_calls(index), None) is not None  # the first will do: no list of them all
 
 
 def _move_calls(index: ModuleIndex) -> Iterator[ast.Call]:
@@ -434,7 +522,9 @@ def _move_calls(index: ModuleIndex) -> Iterator[ast.Call]:
         if not isinstance(node, ast.Call):
             continue
         func = node.func
-        if isinstance(func, ast.Name):
+        if _hands_on_a_move(node, aliases):
+            yield node  # a move handed on with its arguments: ``run_in_executor(None, os.rename, a, b)``
+        elif isinstance(func, ast.Name):
             if func.id in aliases:
                 yield node
         elif isinstance(func, ast.Attribute):
@@ -453,12 +543,30 @@ def _move_calls(index: ModuleIndex) -> Iterator[ast.Call]:
 
 
 def _may_be_path_method(node: ast.Call) -> bool:
-    """A method on a path takes one argument, the target: ``str.replace`` takes two."""
-    positional = [a for a in node.args if not isinstance(a, ast.Starred)]
+    """A method on a path takes one argument, the target: ``str.replace`` takes two. A
+    call with ``*``/``**`` arguments is no move the analysis can judge (``moves._argument``)."""
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        return False
     keywords = {k.arg for k in node.keywords}
-    if len(positional) == 1 and not keywords or not positional and keywords == {"target"}:
-        return True
-    return any(isinstance(a, ast.Starred) for a in node.args) or None in keywords
+    return len(node.args) == 1 and not keywords or not node.args and keywords == {"target"}
+
+
+def _hands_on_a_move(node: ast.Call, aliases: Set[str]) -> bool:
+    """Whether ``node`` is handed a move function with the arguments it will take, as
+    ``moves._passed`` reads it: one or two positional arguments after it (a path method
+    takes its target, a module's function its source and destination), or
+    ``Thread(target=f, args=(...))``."""
+    for index, argument in enumerate(node.args):
+        if isinstance(argument, ast.Starred) or not _names_move(argument, aliases):
+            continue
+        after = node.args[index + 1:]
+        if any(isinstance(a, ast.Starred) for a in after) or any(k.arg is None for k in node.keywords):
+            return True
+        if isinstance(argument, ast.Attribute) and argument.attr in names.MOVE_METHODS and len(after) >= 1:
+            return True  # ``p.rename`` (or ``os.rename``, which takes two: counted loosely)
+        if len(after) >= 2 or any(k.arg in ("src", "dst", "target") for k in node.keywords):
+            return True
+    return any(k.arg == "target" and _names_move(k.value, aliases) for k in node.keywords)
 
 
 def _names_move(value: ast.AST, aliases: Set[str]) -> bool:
@@ -512,6 +620,34 @@ def _location_sources(index: Optional[ModuleIndex], locations: Locations) -> Opt
         if word == "home":
             found |= home
     return found
+
+
+def _stages(index: Optional[ModuleIndex], found: Optional[Set[str]]) -> bool:
+    """Whether a node of the file can make a path staged, by the tests provenance uses
+    (``Value.evidence`` and the locations): a name, attribute, parameter or import that
+    ``staging_name`` accepts, a literal ``staging_literal`` accepts, ``urlretrieve``, or a
+    location source (``_location_sources``). Comments and docstrings say nothing."""
+    if index is None or found is None or found:
+        return True
+    for node in index.nodes:
+        if isinstance(node, ast.Name):
+            word = node.id
+        elif isinstance(node, ast.Attribute):
+            word = node.attr
+        elif isinstance(node, ast.arg):
+            word = node.arg
+        elif isinstance(node, ast.alias):
+            word = (node.asname or node.name).rsplit(".", 1)[-1]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
+            text = node.value.decode("latin-1") if isinstance(node.value, bytes) else node.value
+            if staging_literal(text):
+                return True
+            continue
+        else:
+            continue
+        if staging_name(word) or word == "urlretrieve":
+            return True
+    return False
 
 
 #: What XDV202 counts as a move: the last component of every move-like function.

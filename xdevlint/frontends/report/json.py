@@ -36,6 +36,18 @@ def finding_as_dict(finding: Finding) -> Dict[str, Any]:
         "end_line": finding.span.end_line,
         "end_column": finding.span.end_column,
         "fix": fix_as_dict(finding.fix),
+        # Other places the finding rests on (a helper's callers that pass the staged path).
+        "related": [
+            {
+                "path": related.path,
+                "line": related.span.line,
+                "column": related.span.column,
+                "end_line": related.span.end_line,
+                "end_column": related.span.end_column,
+                "message": related.message,
+            }
+            for related in finding.related
+        ],
     }
 
 

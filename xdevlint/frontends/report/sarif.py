@@ -176,6 +176,15 @@ def _result(
         "locations": [{"physicalLocation": {"artifactLocation": location, "region": region(finding.span)}}],
         "partialFingerprints": {"primaryLocationLineHash": f"{digest}:{occurrence}"},
     }
+    if finding.related:
+        item["relatedLocations"] = [
+            {
+                "id": number,
+                "physicalLocation": {"artifactLocation": artifact_location(related.path, cwd), "region": region(related.span)},
+                "message": {"text": related.message},
+            }
+            for number, related in enumerate(finding.related)
+        ]
     if finding.code in index:
         item["ruleIndex"] = index[finding.code]
     fixes = _fixes(finding.fix, location)

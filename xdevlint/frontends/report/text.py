@@ -71,6 +71,8 @@ def report(results: Sequence[FileResult], out: TextIO, colour: str = "auto", qui
             out.write(f"{paint(location, _BOLD)} {paint(finding.code, _RED, _BOLD)} {finding.message}\n")
             if lines is not None:
                 out.write(_excerpt(finding, lines, paint))
+            for related in finding.related:
+                out.write(f"  {paint('= note:', _CYAN)} line {related.span.line}: {related.message}\n")
             if finding.fix is not None:
                 out.write(f"  {paint('= help:', _CYAN)} {finding.fix.message} ({finding.fix.applicability.value} fix)\n")
             out.write("\n")
