@@ -489,3 +489,13 @@ def test_under_xdist_the_findings_reach_the_controller(sample: Path) -> None:
     assert document["summary"]["moves"] == 2 and document["summary"]["left_behind"] == 2
     assert document["summary"]["moves_watched"] >= 4 and document["summary"]["temps_watched"] >= 5
     assert "xdevlint guard: 2 moves between locations and 2 temps left behind in 4 tests" in done.stdout
+
+
+def test_the_option_takes_no_separate_value(sample: Path) -> None:
+    """``pytest --xdevlint-guard PATH`` runs PATH (the mode is spelt with ``=``); a mode it
+    does not know is a usage error."""
+    done = run_pytest(sample, "--xdevlint-guard", "test_shards.py", "-k", "through_tmp")
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
+    assert "xdevlint guard: 1 move between locations in 1 test" in done.stdout
+    done = run_pytest(sample, "--xdevlint-guard=sometimes")
+    assert done.returncode == 4 and "--xdevlint-guard: ignored explicit argument 'sometimes'" in done.stderr
