@@ -375,9 +375,13 @@ class ConfigResolver:
         return replace(config, **self.overrides) if self.overrides else config
 
     def for_path(self, path: str) -> Config:
+        return self.for_directory(os.path.dirname(os.path.abspath(path)))
+
+    def for_directory(self, directory: str) -> Config:
+        """The settings for files in ``directory`` (absolute): for the runtime guard, a
+        project's root rather than a file."""
         if self._explicit is not None:
             return self._explicit
-        directory = os.path.dirname(os.path.abspath(path))
         found = self._by_directory.get(directory)
         if found is None:
             source = None if self.isolated else self._find(directory)

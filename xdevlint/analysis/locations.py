@@ -7,10 +7,11 @@ prefixes and calls. ``temp`` and ``cache`` are built in; users add more in confi
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 from functools import lru_cache
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, Optional, Pattern, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Pattern, Tuple
 
 from xdevlint.analysis import names
 
@@ -178,6 +179,32 @@ class Locations:
             lowered = name.lower()
             found = frozenset(loc for loc, regex in self._call_regexes if regex is not None and regex.match(lowered))
             self._call_name_cache[name] = found
+        return found
+
+    def directories(
+        self, environ: Mapping[str, str], tempdir: Optional[str], call: Callable[[str], Optional[str]]
+    ) -> List[Tuple[str, str, str]]:
+        """(location, what named it, directory) for each directory the locations name on a
+        running machine: ``tempdir`` for temp, the environment variables that are set, the
+        configured paths (``~`` expanded) and what ``call`` answers for a location's calls.
+
+        Shared by ``xdevlint doctor`` and the runtime guard, which differ only in how
+        they may learn the temp directory and call a location's function.
+        """
+        found: List[Tuple[str, str, str]] = []
+        for location in self.locations:
+            if location.name == TEMP and tempdir:
+                found.append((location.name, "tempfile.gettempdir()", tempdir))
+            for variable in location.env:
+                value = environ.get(variable)
+                if value:
+                    found.append((location.name, f"${variable}", os.path.expanduser(value)))
+            for configured in location.paths:
+                found.append((location.name, configured, os.path.expanduser(configured)))
+            for dotted in location.calls:
+                answered = call(dotted)
+                if answered:
+                    found.append((location.name, f"{dotted}()", answered))
         return found
 
     def scan_tokens(self) -> Tuple[str, ...]:

@@ -20,7 +20,7 @@ import tempfile
 from dataclasses import asdict, dataclass
 from typing import Dict, List, Optional, Sequence, TextIO, Tuple
 
-from xdevlint.analysis.locations import TEMP, Locations
+from xdevlint.analysis.locations import Locations
 
 MOUNTINFO = "/proc/self/mountinfo"
 
@@ -96,25 +96,12 @@ def mount_of(path: str, mounts: Sequence[Mount]) -> Optional[Mount]:
 
 
 def candidates(locations: Locations, environ: Optional[Dict[str, str]] = None) -> List[Tuple[str, str, str]]:
-    """(location, source, directory) for each directory the locations name here."""
+    """(location, source, directory) for each directory the locations name here (a
+    configured path only when it exists)."""
     env = os.environ if environ is None else environ
-    found: List[Tuple[str, str, str]] = []
-    for location in locations.locations:
-        if location.name == TEMP:
-            found.append((location.name, "tempfile.gettempdir()", tempfile.gettempdir()))
-        for variable in location.env:
-            value = env.get(variable)
-            if value:
-                found.append((location.name, f"${variable}", os.path.expanduser(value)))
-        for configured in location.paths:
-            directory = os.path.expanduser(configured)
-            if os.path.isdir(directory):
-                found.append((location.name, configured, directory))
-        for call in location.calls:
-            called = _call(call)
-            if called is not None:
-                found.append((location.name, f"{call}()", called))
-    return found
+    found = locations.directories(env, tempfile.gettempdir(), _call)
+    configured = {(loc.name, path) for loc in locations.locations for path in loc.paths}
+    return [entry for entry in found if (entry[0], entry[1]) not in configured or os.path.isdir(entry[2])]
 
 
 def _call(dotted: str) -> Optional[str]:

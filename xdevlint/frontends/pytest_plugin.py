@@ -8,12 +8,18 @@ at a fresh directory on a *different* filesystem from the test's working directo
 from pytest's ``tmp_path``): the first writable one of ``$XDEVLINT_CROSS_MOUNT_DIRS``
 (``os.pathsep``-separated), else of ``/dev/shm``, ``/run/user/<uid>``, ``/run/shm``,
 ``/tmp``, ``/var/tmp``; as root with none of them, a tmpfs it mounts for the session. It
-skips the test, saying why, when there is no second filesystem. It imports nothing of
-xdevlint's engine, so loading it costs pytest nothing.
+skips the test, saying why, when there is no second filesystem.
+
+``--xdevlint-guard`` (or ``xdevlint_guard = true`` in the ini options) switches on the
+runtime guard, :mod:`xdevlint.frontends.pytest_guard`: moves between locations and temps
+left behind, seen while the tests run. This module only declares its options: it imports
+nothing of xdevlint's engine, nor the guard, unless the guard is on, so loading it costs
+every pytest run nothing.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import subprocess
@@ -26,6 +32,58 @@ import pytest
 
 #: Directories to choose from, instead of the built-in list (``os.pathsep``-separated).
 CANDIDATES_ENV = "XDEVLINT_CROSS_MOUNT_DIRS"
+
+#: ``--xdevlint-guard=MODE``; ``off`` turns off what the ini options turned on.
+GUARD_MODES = ("report", "fail", "off")
+_INI_TRUE = ("true", "yes", "on", "1", "report")
+_INI_FALSE = ("false", "no", "off", "0", "")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("xdevlint", "xdevlint: moves across mount points and temps left behind")
+    # ``--xdevlint-guard`` takes no separate value, so ``pytest --xdevlint-guard tests/`` runs
+    # tests/; the modes are options of their own, spelt with ``=`` (argparse matches an exact
+    # option string before it splits one at ``=``).
+    group.addoption(
+        "--xdevlint-guard", dest="xdevlint_guard", action="store_const", const="report", default=None,
+        help="watch moves between locations and temps left behind while the tests run; "
+        "--xdevlint-guard=report (the same: a section in the summary), =fail (the test errors at "
+        "teardown), =off (whatever the ini options say)",
+    )
+    for mode in GUARD_MODES:
+        group.addoption(
+            f"--xdevlint-guard={mode}", dest="xdevlint_guard", action="store_const", const=mode, default=None,
+            help=argparse.SUPPRESS,
+        )
+    group.addoption(
+        "--xdevlint-guard-json", dest="xdevlint_guard_json", default=None, metavar="PATH",
+        help="write the guard's findings to PATH as JSON (turns the guard on in report mode unless it is on)",
+    )
+    parser.addini("xdevlint_guard", "turn on the xdevlint runtime guard: true (report), fail, or false", default="false")
+
+
+def guard_mode(config: pytest.Config) -> Optional[str]:
+    """The guard's mode for this run, None when it is off: the command line wins over the ini options."""
+    option = config.getoption("xdevlint_guard")
+    if option is None:
+        value = str(config.getini("xdevlint_guard")).strip().lower()
+        if value in _INI_TRUE:
+            option = "report"
+        elif value == "fail":
+            option = "fail"
+        elif value not in _INI_FALSE:
+            raise pytest.UsageError(f"xdevlint_guard = {value!r} in the ini options: expected true, fail or false")
+    if option is None and config.getoption("xdevlint_guard_json"):
+        option = "report"
+    return None if option in (None, "off") else option
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    mode = guard_mode(config)
+    if mode is not None:
+        from xdevlint.frontends import pytest_guard
+
+        pytest_guard.start(config, mode, config.getoption("xdevlint_guard_json"))
 
 
 def candidates() -> List[str]:
