@@ -112,7 +112,7 @@ def test_json_output(project: Path) -> None:
     items = findings(completed)
     assert len(items) == 1
     item = items[0]
-    assert set(item) == {"code", "name", "message", "path", "line", "column", "end_line", "end_column", "fix"}
+    assert set(item) == {"code", "name", "message", "path", "line", "column", "end_line", "end_column", "fix", "related"}
     assert (item["code"], item["name"], item["path"]) == ("XDV101", "cross-mount-rename", "m.py")
     # 1-based line and columns, the end exclusive: the slice is the call
     assert (item["line"], item["column"], item["end_line"]) == (6, 15, 6)

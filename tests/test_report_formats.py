@@ -112,6 +112,27 @@ def test_sarif_over_every_fixture_is_valid(monkeypatch: pytest.MonkeyPatch) -> N
     assert schema_errors(log) == []
 
 
+def test_a_helpers_callers_are_related_locations_in_json_sarif_and_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """helper_chain.py: the rename in _finish() is reported once, with the outermost call
+    that passes a temp and a cache path (line 26, in save()) as its related location."""
+    monkeypatch.chdir(FIXTURES)
+    case = "XDV101/helper_chain.py"
+    _, output = run(["--format", "json", case])
+    (item,) = [i for i in json.loads(output) if i["code"] == "XDV101"]
+    assert item["line"] == 8 and "as called from `save()`" in item["message"]
+    (related,) = item["related"]
+    assert (related["path"], related["line"], related["column"]) == (case, 26, 5)
+    assert related["message"] == "`_write_from()` is called here with a temp path to move to cache"
+    _, output = run(["--format", "sarif", case])
+    (result,) = [r for r in json.loads(output)["runs"][0]["results"] if r["ruleId"] == "XDV101"]
+    (location,) = result["relatedLocations"]
+    assert location["physicalLocation"]["region"]["startLine"] == 26
+    assert location["message"]["text"] == related["message"]
+    assert schema_errors(json.loads(output)) == []
+    _, output = run([case])
+    assert f"= note: line 26: {related['message']}" in output
+
+
 def test_sarif_rules_come_from_the_rule_docs() -> None:
     driver = sarif.build([])["runs"][0]["tool"]["driver"]
     by_id = {rule["id"]: rule for rule in driver["rules"]}

@@ -227,3 +227,33 @@ def test_settings_from_the_client_and_the_workspace(client: Client, workspace: P
     client.notify("workspace/didChangeConfiguration", {"settings": {"xdevlint": {"frobnicate": 1}}})
     message = client.wait("window/showMessage")
     assert message["type"] == 1 and "frobnicate" in message["message"]
+
+
+HELPER = '''\
+import os
+import tempfile
+
+
+def publish(src, dst):
+    os.replace(src, dst)
+
+
+def store(data):
+    fd, tmp = tempfile.mkstemp()
+    os.write(fd, data)
+    os.close(fd)
+    publish(tmp, os.path.join(os.environ["HF_HOME"], "blob"))
+'''
+
+
+def test_a_helpers_move_names_its_callers_as_related_information(client: Client, workspace: Path) -> None:
+    """The rename in a helper is reported where it is written; the call that passes the
+    temp and the cache path is its related information, at its own range."""
+    path = workspace / "helper.py"
+    diagnostics = open_document(client, path, HELPER)
+    (found,) = [d for d in diagnostics if d["code"] == "XDV101"]
+    assert found["range"]["start"]["line"] == 5
+    (related,) = found["relatedInformation"]
+    assert related["location"]["uri"] == path.as_uri()
+    assert related["location"]["range"]["start"] == {"line": 12, "character": 4}
+    assert "`publish()` is called here" in related["message"]
