@@ -164,16 +164,23 @@ def apply(module: cst.Module, fixes: Sequence[Fix], path: Optional[str] = None) 
     return updated.bytes
 
 
-def _imports(updated: cst.Module, original: cst.Module, fixes: Sequence[Fix], path: Optional[str]) -> cst.Module:
+def _imports(
+    updated: cst.Module, original: cst.Module, fixes: Sequence[Fix], path: Optional[str],
+    reads: Callable[[str], bool] = lambda name: False,
+) -> cst.Module:
     replacements = [r for f in fixes for r in f.replacements]
     unused = made_unused(original, [r.node for r in replacements], [r.new for r in replacements], path)
     with_imports = add_imports(updated, [i for f in fixes for i in f.imports], path)
-    return remove_imports(with_imports, unused)
+    return remove_imports(with_imports, {name for name in unused if not reads(name)})
 
 
-def import_edits(module: cst.Module, fix: Fix, path: Optional[str]) -> Tuple[Edit, ...]:
-    """The textual view of ``fix``'s change to the imports, over ``module``'s text."""
-    return header_edits(module, _imports(module, module, [fix], path))
+def import_edits(
+    module: cst.Module, fix: Fix, path: Optional[str], reads: Callable[[str], bool] = lambda name: False
+) -> Tuple[Edit, ...]:
+    """The textual view of ``fix``'s change to the imports, over ``module``'s text;
+    ``reads(name)``: whether code outside ``module`` (the parts a focus left out) reads
+    ``name``, whose import then stays."""
+    return header_edits(module, _imports(module, module, [fix], path, reads))
 
 
 def textual_edit(module: cst.Module, replacement: Replacement, span: Span) -> Edit:

@@ -80,6 +80,7 @@ class MoveFixes:
         atomic: bool,
         line_length: int = 88,
         leaking: Callable[[cst.Call], bool] = lambda creation: False,
+        bound: FrozenSet[str] = frozenset(),
     ) -> None:
         self.module = module
         self.line_length = line_length
@@ -89,7 +90,7 @@ class MoveFixes:
         self.value_of = value_of
         self.move_function = move_function
         self.atomic = atomic or move_function == SAFE_MOVE
-        self.names = Names(module)
+        self.names = Names(module, bound)  # ``bound``: see ``Names``
         self._regions: Dict[cst.CSTNode, Region] = {}
         self._moves: Dict[cst.CSTNode, List[Move]] = {}
 
@@ -382,7 +383,7 @@ class _AtSource:
         """A name nothing in the function (nor the module) uses, for the destination."""
         used = {node.value for node in self.region.nodes if isinstance(node, cst.Name)}
         for candidate in ("destination", "destination_path", "target_path"):
-            if candidate not in used and Names.is_free(candidate, self.scope):
+            if candidate not in used and self.fixes.names.is_free(candidate, self.scope):
                 return candidate
         return None
 

@@ -46,6 +46,7 @@ class MoveRule(Rule):
             self.context.move_function_atomic,
             self.context.line_length,
             self._leaking,
+            self.context.bound_elsewhere,
         )
         self._lifetimes = None
 

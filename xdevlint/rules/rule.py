@@ -6,7 +6,7 @@ import io
 import re
 import tokenize
 from dataclasses import dataclass
-from typing import ClassVar, Collection, List, Optional, Tuple
+from typing import ClassVar, Collection, FrozenSet, List, Optional, Tuple
 
 import libcst as cst
 from libcst.metadata import ProviderT
@@ -43,6 +43,9 @@ class RuleContext:
     move_function_atomic: bool = False
     #: The longest line fixed code may make (the file's ruff or black ``line-length``).
     line_length: int = 88
+    #: Module-level names bound by the parts of the file the analysis does not see (the
+    #: functions and classes a focus left out): a fix's new import must not clash with one.
+    bound_elsewhere: FrozenSet[str] = frozenset()
 
 
 class Rule(cst.BatchableCSTVisitor, Documented):

@@ -326,7 +326,7 @@ class TempNotCleanedOnError(Rule):
         with the import to add; None when every spelling would clash with a name."""
         assert self.module is not None
         if self._names is None:
-            self._names = Names(self.module)
+            self._names = Names(self.module, self.context.bound_elsewhere)
         statement = None
         if isinstance(self._names.scope_of(at), GlobalScope):
             statement = self._names.statement_index(at)
