@@ -19,7 +19,8 @@ from xdevlint.model import (
     ANALYSIS_ERROR_CODE, Applicability, Closure, Dependencies, FileResult, Finding, FixResult, analysis_error,
 )
 from xdevlint.registry import UNUSED_NOQA_CODE, RuleSpec
-from xdevlint.stages.focus import LARGE, NOTHING_HIDDEN, Unfocused, focus, prefocus
+from xdevlint.stages.focus import NOTHING_HIDDEN, Unfocused, focus, prefocus
+from xdevlint.stages.sections import LARGE
 from xdevlint.stages.scan import Scan
 from xdevlint.stages.source import DecodeError, decode
 from xdevlint.stages.suppress import NO_COMMENTS, Comments, comments, unsuppressed, unused_codes

@@ -52,7 +52,7 @@ from xdevlint.model import Finding, Span
 from xdevlint.analysis.locations import Locations
 from xdevlint.stages.scan import MOVE_WORDS, Scan
 from xdevlint.stages.scan_lifetime import ModuleIndex
-from xdevlint.stages.sections import Statement, statements
+from xdevlint.stages.sections import LARGE, Statement, statements
 from xdevlint.stages.source import lines_of
 
 #: Parts of identifiers that name a temp factory (lower case), as the scan's words do.
@@ -434,9 +434,6 @@ def _tree(tree: ast.Module, droppable: Dict[int, _Part], kept: Set[_Part]) -> as
         body.append(statement)
     return ast.Module(body=body, type_ignores=tree.type_ignores)
 
-
-#: A text of more characters than this is first cut down by text alone (``prefocus``).
-LARGE = 1_000_000
 
 #: What makes a top-level function's text one ``prefocus`` must parse: a move word, a
 #: temp factory's, ``global`` (in any case: the AST's tests lower identifiers).

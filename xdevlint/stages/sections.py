@@ -33,6 +33,10 @@ _TAILS = {
     "'": re.compile(r"[^\n'\\]*(?:\\(?:\r\n|[\s\S])[^\n'\\]*)*'"),
     '"': re.compile(r'[^\n"\\]*(?:\\(?:\r\n|[\s\S])[^\n"\\]*)*"'),
 }
+#: A text of more characters than this is cut down by text alone before it is parsed
+#: (``stages.focus.prefocus``), and tokenized only where it says ``noqa`` (``stages.suppress``).
+LARGE = 1_000_000
+
 _LINE_START = re.compile(r"^[^\s#]", re.M)
 _CLAUSE = re.compile(r"(?:else|elif|except|finally)\b")
 _DEFINITION = re.compile(r"(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+)")
