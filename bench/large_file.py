@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 FORMATS = ("text", "concise", "json", "sarif", "github")
 
@@ -65,17 +65,19 @@ def write(path: Path, megabytes: float) -> Tuple[int, int]:
     return len(text), text.count("\n")  # the rename is the last line
 
 
-def measure(command: List[str], cwd: Path) -> Tuple[float, int, int, str]:
-    """``(wall seconds, peak RSS in bytes, wait status, stdout)`` of one whole process."""
-    with tempfile.TemporaryFile() as out:
+def measure(command: List[str], cwd: Path, env: Optional[Dict[str, str]] = None) -> Tuple[float, int, int, str, str]:
+    """``(wall seconds, peak RSS in bytes, wait status, stdout, stderr)`` of one whole
+    process (``os.wait4``'s rusage: the largest of it and its children)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        process = subprocess.Popen(command, cwd=str(cwd), stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(command, cwd=str(cwd), stdout=out, stderr=err, env=env)
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
         process.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
-        output = out.read().decode("utf-8", "replace")
-    return wall, usage.ru_maxrss * 1024, status, output
+        err.seek(0)
+        stdout, stderr = out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace")
+    return wall, usage.ru_maxrss * 1024, status, stdout, stderr
 
 
 def describe(status: int) -> str:
@@ -107,12 +109,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         for name in args.format or FORMATS:
             command = [sys.executable, "-m", "xdevlint", "check", "--no-cache", "--timeout", str(args.timeout),
                        "--output-format", name, module.name]
-            wall, peak, status, output = measure(command, Path(work))
+            wall, peak, status, output, errors = measure(command, Path(work))
             found = "XDV101" in output
             print(f"{name:<8} {wall:8.1f} {peak / 1e6:12.0f}  {describe(status):<22} {'XDV101' if found else 'missing'}", flush=True)
             if not found or os.WIFSIGNALED(status):
                 worst = 1
-                print("  " + "\n  ".join(output.strip().splitlines()[-5:]))
+                print("  " + "\n  ".join((output + errors).strip().splitlines()[-5:]))
     return worst
 
 

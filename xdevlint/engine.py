@@ -14,7 +14,7 @@ import ast
 import warnings
 from typing import TYPE_CHECKING, Optional, Sequence, Tuple, Type, Union
 
-from xdevlint.config import Config
+from xdevlint.config import Config, describe_size
 from xdevlint.model import (
     ANALYSIS_ERROR_CODE, Applicability, Closure, Dependencies, FileResult, Finding, FixResult, analysis_error,
 )
@@ -91,6 +91,9 @@ def _lint_bytes(
 ) -> Tuple[FileResult, Optional["cst.Module"]]:
     """The file's result, and its tree when it was analysed (``whole``: the whole file's,
     which the fixer rewrites)."""
+    too_large = _too_large(len(data), path, config)
+    if too_large is not None:
+        return FileResult(path, (too_large,), data), None
     try:
         text, _ = decode(data)
     except DecodeError as error:
@@ -115,8 +118,20 @@ def lint_text(
 
     Re-encoding would be wrong: the bytes' coding cookie may name another codec.
     """
+    too_large = _too_large(len(text.encode("utf-8", "surrogatepass")), path, config)
+    if too_large is not None:
+        return FileResult(path, (too_large,))
     findings, _, read, closure = _lint(text, text, path, config, rules, prescan, noqa, edits, tree)
     return FileResult(path, findings, dependencies=read, closure=closure)
+
+
+def _too_large(size: int, path: str, config: Config) -> Optional[Finding]:
+    """The XDV000 of a file over ``max-file-size``, which is not checked."""
+    limit = config.max_file_size
+    if not limit or size <= limit:
+        return None
+    reason = f"not checked: the file is {describe_size(size)}, over max-file-size ({describe_size(limit)})"
+    return analysis_error(path, reason)
 
 
 def _rests_on(scan: Scan, dependencies: bool) -> Tuple[Dependencies, Optional[Closure]]:
