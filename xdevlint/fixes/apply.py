@@ -199,8 +199,32 @@ def textual_edit(module: cst.Module, replacement: Replacement, span: Span) -> Ed
     where, code = positions[replacement.node], around.code
     lines = lines_of(code)
     start, end = _offset(lines, where.start), _offset(lines, where.end)
-    updated = around.visit(_Replace([(replacement.node, replacement.new)]))
-    return Edit(span, updated.code[start : len(updated.code) - (len(code) - end)])
+    new = around.visit(_Replace([(replacement.node, replacement.new)])).code
+    # What follows the node reads the same after the rewrite, unless the new node took in
+    # text its span leaves out (a block's last line's comment, now inside a ``try``): then
+    # the edit reaches as far as the two texts differ.
+    same = _common_suffix(code, new, len(code) - end)
+    if same < len(code) - end:
+        moved = code[end : len(code) - same]
+        breaks = lines_of(moved)
+        if len(breaks) > 1 or moved.endswith(("\n", "\r")):
+            last = breaks[-1] if not moved.endswith(("\n", "\r")) else ""
+            span = Span(span.line, span.column, span.end_line + len(breaks) - (0 if last == "" else 1), len(last) + 1)
+        else:
+            span = Span(span.line, span.column, span.end_line, span.end_column + len(moved))
+    return Edit(span, new[start : len(new) - same])
+
+
+def _common_suffix(a: str, b: str, limit: int) -> int:
+    """The length of the longest common end of ``a`` and ``b``, at most ``limit``."""
+    low, high = 0, min(limit, len(a), len(b))
+    while low < high:  # a common end of n characters holds all shorter ones: bisect
+        middle = (low + high + 1) // 2
+        if a[len(a) - middle :] == b[len(b) - middle :]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _offset(lines: Sequence[str], where: CodePosition) -> int:
