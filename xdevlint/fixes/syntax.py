@@ -23,7 +23,7 @@ from libcst.metadata import (
 )
 
 from xdevlint.analysis.tree import children
-from xdevlint.model import Import
+from xdevlint.model import Import, Replacement
 
 
 class Region:
@@ -345,6 +345,23 @@ class _Swap(cst.CSTTransformer):
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> cst.CSTNode:  # type: ignore[override]
         return self.new if original_node is self.old else updated_node
+
+
+def merged(first: Sequence[Replacement], second: Sequence[Replacement]) -> Optional[Tuple[Replacement, ...]]:
+    """The replacements of ``second`` and ``first`` as one set that does both: one of
+    ``first`` whose node lies in a new tree of ``second`` (which reuses the nodes it
+    leaves as they were) is made there. None when they overlap otherwise."""
+    result = list(second)
+    for replacement in first:
+        for index, other in enumerate(result):
+            if _holds(other.new, replacement.node):
+                result[index] = Replacement(other.node, swapped(other.new, replacement.node, replacement.new))
+                break
+        else:
+            if any(_holds(other.node, replacement.node) or _holds(replacement.node, other.node) for other in result):
+                return None
+            result.append(replacement)
+    return tuple(result)
 
 
 def swapped(tree: cst.CSTNode, old: cst.CSTNode, new: cst.CSTNode) -> cst.CSTNode:

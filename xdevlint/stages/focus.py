@@ -52,7 +52,7 @@ from xdevlint.model import Finding, Span
 from xdevlint.analysis.locations import Locations
 from xdevlint.stages.scan import MOVE_WORDS, Scan
 from xdevlint.stages.scan_lifetime import ModuleIndex
-from xdevlint.stages.sections import LARGE, Statement, statements
+from xdevlint.stages.sections import Statement, statements
 from xdevlint.stages.source import lines_of
 
 #: Parts of identifiers that name a temp factory (lower case), as the scan's words do.
