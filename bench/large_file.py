@@ -1,13 +1,15 @@
 """What one very large, valid module costs xdevlint, per output format.
 
-A generated file (by default 10 MB: about 200,000 small functions, 820,000 lines) with
-one temp -> cache ``os.rename`` at its end, written in a temporary directory of its own,
-is checked by ``python -m xdevlint check --no-cache --output-format FORMAT FILE`` as a
-whole process, once per format. For each run it prints the wall time, the peak RSS
-(``os.wait4``'s rusage: the largest process, a worker's included), the exit status and
-whether the finding was reported; a process killed by a signal says which.
+A generated file (by default 10 MB: 196,000 small functions, 786,000 lines) with one
+temp -> cache ``os.rename`` at its end (the incident's shape: nothing removes the temp
+when the write fails), written in a temporary directory of its own, is checked by
+``python -m xdevlint check --no-cache --output-format FORMAT FILE`` as a whole process,
+once per format, then fixed (``fix``: ``--fix --show-fixes`` on a copy). For each run it
+prints the wall time, the peak RSS (``os.wait4``'s rusage: the largest process, a
+worker's included), the exit status and whether the finding was reported (or fixed); a
+process killed by a signal says which.
 
-    .venv/bin/python bench/large_file.py                  # 10 MB, every format
+    .venv/bin/python bench/large_file.py                  # 10 MB, every format and fix
     .venv/bin/python bench/large_file.py --mb 2 --format json
     .venv/bin/python bench/large_file.py --write big.py   # only write the file
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -91,7 +94,7 @@ def describe(status: int) -> str:
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mb", type=float, default=10.0, help="size of the generated module in MB (default 10)")
-    parser.add_argument("--format", action="append", choices=FORMATS, help="output format (repeatable; default all)")
+    parser.add_argument("--format", action="append", choices=(*FORMATS, "fix"), help="output format, or fix for --fix on a copy (repeatable; default all)")
     parser.add_argument("--write", metavar="FILE", help="only write the module to FILE and exit")
     parser.add_argument("--timeout", type=float, default=120.0, help="the per-file --timeout given to xdevlint")
     args = parser.parse_args(argv)
@@ -106,9 +109,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"module: {size:,} bytes, {lines:,} lines; rename on line {lines:,}")
         print(f"{'format':<8} {'wall s':>8} {'peak RSS MB':>12}  {'status':<22} finding", flush=True)
         worst = 0
-        for name in args.format or FORMATS:
-            command = [sys.executable, "-m", "xdevlint", "check", "--no-cache", "--timeout", str(args.timeout),
-                       "--output-format", name, module.name]
+        for name in args.format or (*FORMATS, "fix"):
+            command = [sys.executable, "-m", "xdevlint", "check", "--no-cache", "--timeout", str(args.timeout)]
+            if name == "fix":  # --fix on a copy: the safe fix stages the temp and removes it on error
+                shutil.copy(module, Path(work) / "fixed.py")
+                command += ["--fix", "--show-fixes", "fixed.py"]
+            else:
+                command += ["--output-format", name, module.name]
             wall, peak, status, output, errors = measure(command, Path(work))
             found = "XDV101" in output
             print(f"{name:<8} {wall:8.1f} {peak / 1e6:12.0f}  {describe(status):<22} {'XDV101' if found else 'missing'}", flush=True)

@@ -26,6 +26,7 @@ from xdevlint.frontends import cli
 from xdevlint.config import Config
 from xdevlint.engine import lint_source
 from xdevlint.rules.xdv101_cross_mount_rename import CrossMountRename
+from xdevlint.stages.sections import LARGE
 
 GOOD = FIXTURES / "XDV101" / "mkstemp_to_xet_cache.py"
 GOOD_FINDING = ("XDV101", 12, 5)  # its `# expect: XDV101` line
@@ -239,6 +240,26 @@ def test_a_10mb_module_is_checked_in_bounded_time_and_memory(tmp_path: Path, out
     assert ("XDV101", lines, 5) in found, stdout[-2000:]
     assert peak < 1_000_000_000, f"peak RSS {peak / 1e6:.0f} MB"
     assert wall < 20, f"{size / 1e6:.1f} MB took {wall:.1f} s"
+
+
+def test_a_large_file_is_fixed_by_its_edits_as_a_small_one_by_its_tree(tmp_path: Path) -> None:
+    """``--fix`` on a file over ``LARGE`` applies the fixes' textual edits to the cut-down
+    analysis instead of rewriting a tree of the whole file: the same rewrite as the tree
+    makes of a small file of the same shape (the functions between are left as they
+    were), the finding and its XDV201 gone."""
+    big_size, _ = LARGE_FILE.write(tmp_path / "big.py", 1.1)
+    LARGE_FILE.write(tmp_path / "small.py", 0.002)
+    big, small = (tmp_path / "big.py").read_text(), (tmp_path / "small.py").read_text()
+    assert big_size > LARGE > len(small)
+    done = run("--fix", "--no-cache", "big.py", "small.py", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    big_fixed, small_fixed = (tmp_path / "big.py").read_text(), (tmp_path / "small.py").read_text()
+    assert small_fixed != small and "dir=CACHE_DIR" in small_fixed and "os.unlink(tmp)" in small_fixed
+    first, last = small.index("\ndef f_"), small.index("\ndef publish")
+    head, tail = small_fixed[: small_fixed.index("\ndef f_")], small_fixed[small_fixed.index("\ndef publish") :]
+    assert big_fixed == head + big[big.index("\ndef f_") : big.index("\ndef publish")] + tail
+    assert small[first:last] in big  # the same functions, more of them
+    assert findings(run("--format", "json", "--no-cache", "big.py", cwd=tmp_path)) == []
 
 
 def test_a_file_over_max_file_size_is_xdv000_and_the_others_are_checked(tmp_path: Path) -> None:

@@ -67,6 +67,8 @@ def fix_source(
     A file with nothing to fix costs one lint, and no fixer: the fixer's first pass is
     that lint.
     """
+    if len(data) > LARGE:
+        return _fix_large(data, path, config, unsafe, rules)
     first = _lint_bytes(data, path, config, rules, True, True, True, whole=True)
     if not any(f.fix is not None and (unsafe or f.fix.applicability is Applicability.SAFE) for f in first[0].findings):
         return FixResult(path, data, data, (), first[0], first[0])
@@ -76,6 +78,38 @@ def fix_source(
         return first if source is data else _lint_bytes(source, path, config, rules, True, True, True, whole=True)
 
     return fixer.fix(data, path, analyse, unsafe=unsafe)
+
+
+def _fix_large(data: bytes, path: str, config: Config, unsafe: bool, rules: Optional[Rules]) -> FixResult:
+    """``fix_source`` for a file over ``LARGE``: its tree whole would cost gigabytes, so
+    each pass is analysed cut down (``stages.focus``) and its fixes applied as their own
+    textual edits; what is verified is the cut of the fixed text (the functions cut out
+    are as they were)."""
+    from xdevlint.fixes import apply as fixer
+
+    first = _lint_bytes(data, path, config, rules, True, True, True)[0]
+    if not any(f.fix is not None and (unsafe or f.fix.applicability is Applicability.SAFE) for f in first.findings):
+        return FixResult(path, data, data, (), first, first)
+
+    def lint(source: bytes) -> FileResult:
+        return first if source is data else _lint_bytes(source, path, config, rules, True, True, True)[0]
+
+    def cut(source: bytes) -> Optional[bytes]:
+        text, encoding = decode(source)
+        found = prefocus(text, config.locations, path, config.project_index)
+        return None if found is None else found.text.encode(encoding)
+
+    def check(new: bytes, old: bytes) -> Optional[str]:
+        fixed = cut(new)
+        if fixed is None:  # the cut text must parse: the whole file speaks, then
+            return fixer.verify(new, old, path)
+        problem = fixer.verify(fixed, b"", path)
+        if problem is None or not problem.startswith("does not compile"):
+            return problem
+        was = cut(old)  # code that did not compile before may still not
+        return fixer.verify(fixed, was if was is not None else old, path)
+
+    return fixer.fix_by_edits(data, path, lint, check, unsafe=unsafe)
 
 
 def _lint_bytes(

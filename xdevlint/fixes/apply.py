@@ -13,7 +13,7 @@ must never make a file worse.
 from __future__ import annotations
 
 import warnings
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 from libcst.metadata import CodePosition, PositionProvider
@@ -70,6 +70,65 @@ def fix(data: bytes, path: str, analyse: Analyse, *, unsafe: bool = False, max_p
     result, _ = analyse(current)
     assert first is not None
     return FixResult(path, data, current, tuple(applied), result, first)
+
+
+def fix_by_edits(
+    data: bytes,
+    path: str,
+    lint: Callable[[bytes], FileResult],
+    check: Callable[[bytes, bytes], Optional[str]],
+    *,
+    unsafe: bool = False,
+    max_passes: int = MAX_PASSES,
+) -> FixResult:
+    """``fix`` for a file too large to rewrite as one tree (``engine.fix_source``): each
+    pass applies, as text, the fixes' own textual edits (``Fix.all_edits``, which the
+    tests hold to the tree's rewrite), those that touch no edit another fix of the pass
+    took, imports included; ``lint`` gives each pass's findings with those edits, and
+    ``check(new, old)`` says why new bytes are not acceptable, as ``verify`` does."""
+    levels = allowed(unsafe)
+    current = data
+    applied: List[Finding] = []
+    first: Optional[FileResult] = None
+    for _ in range(max_passes):
+        result = lint(current)
+        if first is None:
+            first = result
+        chosen, duplicates = _select_by_edits(result.findings, levels)
+        if not chosen:
+            return FixResult(path, data, current, tuple(applied), result, first)
+        new = apply_text(current, [edit for finding in chosen if finding.fix is not None for edit in finding.fix.all_edits])
+        problem = check(new, current)
+        if problem is not None:
+            return _rolled_back(path, data, first, chosen[0], problem)
+        applied.extend(sorted([*chosen, *duplicates]))
+        current = new
+    result = lint(current)
+    assert first is not None
+    return FixResult(path, data, current, tuple(applied), result, first)
+
+
+def _select_by_edits(findings: Sequence[Finding], levels: FrozenSet[Applicability]) -> Tuple[List[Finding], List[Finding]]:
+    """``select`` by the fixes' whole textual view: two fixes that both add an import at
+    one place overlap, so the second waits for the next pass, which sees the import."""
+    chosen: List[Finding] = []
+    duplicates: List[Finding] = []
+    taken: List[Span] = []
+    seen: Set[Tuple[Edit, ...]] = set()
+    for finding in findings:
+        fix = finding.fix
+        if fix is None or fix.applicability not in levels or not fix.all_edits:
+            continue
+        if fix.all_edits in seen:
+            duplicates.append(finding)
+            continue
+        spans = [edit.span for edit in fix.all_edits]
+        if any(_overlap(span, other) for span in spans for other in taken):
+            continue
+        chosen.append(finding)
+        taken.extend(spans)
+        seen.add(fix.all_edits)
+    return chosen, duplicates
 
 
 def select(findings: Sequence[Finding], levels: FrozenSet[Applicability]) -> Tuple[List[Finding], List[Finding]]:
