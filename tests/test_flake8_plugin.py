@@ -279,27 +279,33 @@ FLAKE8_PROBE = """
 import json, sys
 from flake8.main.cli import main
 code = main(sys.argv[1:])
-print(json.dumps(sorted(m for m in ("libcst", "xdevlint.engine", "xdevlint.config") if m in sys.modules)))
+watched = ("libcst", "xdevlint.config", "xdevlint.engine", "xdevlint.model", "xdevlint.registry")
+print(json.dumps(sorted(m for m in watched if m in sys.modules)))
 """
+#: What a run that checks loads, and what deciding that an XDV prefix selects no rule does.
+CHECKS = ["libcst", "xdevlint.config", "xdevlint.engine", "xdevlint.model", "xdevlint.registry"]
+DECIDES = ["xdevlint.model", "xdevlint.registry"]
 
 
 @pytest.mark.parametrize(
-    "args, works, reported",
+    "args, loads, reported",
     [
-        ([], True, True),
-        (["--select", "F"], False, False),
-        (["--select", "E,F,W,C90"], False, False),
-        (["--select", "F,XDV"], True, True),
-        (["--select", "F", "--extend-select", "XDV2"], True, True),
-        (["--select", "F,XDV000"], True, False),  # it must run to find an XDV000
-        (["--extend-ignore", "XDV"], False, False),
-        (["--ignore", "XDV1,XDV2,XDV0"], False, False),
+        ([], CHECKS, True),
+        (["--select", "F"], [], False),
+        (["--select", "E,F,W,C90"], [], False),
+        (["--select", "F,XDV"], CHECKS, True),
+        (["--select", "F", "--extend-select", "XDV2"], CHECKS, True),
+        (["--select", "F,XDV000"], CHECKS, False),  # it must run to find an XDV000
+        (["--extend-ignore", "XDV"], [], False),
+        (["--ignore", "XDV1,XDV2,XDV0"], DECIDES, False),  # XDV3..XDV9 are left: the registry says none is a rule
+        (["--select", "F,XDV9"], DECIDES, False),  # a prefix of no rule: the registry says so
     ],
 )
 def test_plugin_does_nothing_when_flake8_can_report_no_xdv_code(
-    tmp_path: Path, args: List[str], works: bool, reported: bool
+    tmp_path: Path, args: List[str], loads: List[str], reported: bool
 ) -> None:
-    """Decided once from flake8's options: no engine, no configuration, no libcst."""
+    """Decided once from flake8's options: no engine, no configuration, no libcst, and
+    (when flake8 selects no XDV code at all) not even the model or the registry."""
     (tmp_path / "bad.py").write_text(
         "import os\nimport tempfile\n\n\ndef save(d):\n    fd, tmp = tempfile.mkstemp()\n    os.rename(tmp, os.path.join(d, 'x'))\n"
     )
@@ -309,5 +315,5 @@ def test_plugin_does_nothing_when_flake8_can_report_no_xdv_code(
     )
     assert "Traceback" not in done.stderr, done.stderr
     loaded = json.loads(done.stdout.strip().splitlines()[-1])
-    assert loaded == (["libcst", "xdevlint.config", "xdevlint.engine"] if works else [])
+    assert loaded == loads
     assert (": XDV" in done.stdout) is reported

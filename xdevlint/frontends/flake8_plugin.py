@@ -156,11 +156,17 @@ def may_report_xdv(options: argparse.Namespace) -> bool:
     ``--ignore``, ``--extend-ignore`` and the plugins' default selection, exactly as it
     will for each error; per-file ignores can only ignore more. If it cannot be asked
     (options from another harness), the plugin stays on.
+
+    Every code is ``XDV`` and three digits: when flake8 selects none of the thousand,
+    the answer is no without importing anything of xdevlint's (the model and the
+    registry cost a run of ``flake8 --select F`` on a small tree a few percent).
     """
     try:
         from flake8.style_guide import Decision, DecisionEngine  # type: ignore[import-untyped]
 
         engine = DecisionEngine(options)
+        if not any(engine.decision_for(f"XDV{number:03}") is Decision.Selected for number in range(1000)):
+            return False
         from xdevlint.model import ANALYSIS_ERROR_CODE
         from xdevlint.registry import SPECS
 
