@@ -299,6 +299,8 @@ DECIDES = ["xdevlint.model", "xdevlint.registry"]
         (["--extend-ignore", "XDV"], [], False),
         (["--ignore", "XDV1,XDV2,XDV0"], DECIDES, False),  # XDV3..XDV9 are left: the registry says none is a rule
         (["--select", "F,XDV9"], DECIDES, False),  # a prefix of no rule: the registry says so
+        (["--select", "F,XDV10", "--extend-ignore", "XDV1"], CHECKS, True),  # the longer prefix wins
+        (["--select", "F,XDV2", "--extend-ignore", "XDV20"], DECIDES, False),
     ],
 )
 def test_plugin_does_nothing_when_flake8_can_report_no_xdv_code(

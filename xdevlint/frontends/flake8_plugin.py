@@ -149,6 +149,10 @@ class XdevlintChecker:
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)
 
 
+#: Where flake8's ``DecisionEngine`` keeps the code prefixes it decides by.
+_PREFIXES = ("selected", "ignored", "selected_explicitly", "ignored_explicitly")
+
+
 def may_report_xdv(options: argparse.Namespace) -> bool:
     """Whether flake8, configured by ``options``, would report any XDV code.
 
@@ -159,13 +163,17 @@ def may_report_xdv(options: argparse.Namespace) -> bool:
 
     Every code is ``XDV`` and three digits: when flake8 selects none of the thousand,
     the answer is no without importing anything of xdevlint's (the model and the
-    registry cost a run of ``flake8 --select F`` on a small tree a few percent).
+    registry cost a run of ``flake8 --select F`` on a small tree a few percent). The
+    engine tells codes apart only by the prefixes it was given: unless one of them is
+    longer than ``XDV``, one code stands for all thousand.
     """
     try:
         from flake8.style_guide import Decision, DecisionEngine  # type: ignore[import-untyped]
 
         engine = DecisionEngine(options)
-        if not any(engine.decision_for(f"XDV{number:03}") is Decision.Selected for number in range(1000)):
+        given = [p for name in _PREFIXES for p in getattr(engine, name, ("XDV0",))]
+        every = range(1000) if any(p.startswith("XDV") and len(p) > 3 for p in given) else range(1)
+        if not any(engine.decision_for(f"XDV{number:03}") is Decision.Selected for number in every):
             return False
         from xdevlint.model import ANALYSIS_ERROR_CODE
         from xdevlint.registry import SPECS
