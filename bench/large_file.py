@@ -26,6 +26,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
@@ -68,13 +69,21 @@ def write(path: Path, megabytes: float) -> Tuple[int, int]:
     return len(text), text.count("\n")  # the rename is the last line
 
 
-def measure(command: List[str], cwd: Path, env: Optional[Dict[str, str]] = None) -> Tuple[float, int, int, str, str]:
+def measure(
+    command: List[str], cwd: Path, env: Optional[Dict[str, str]] = None, kill_after: Optional[float] = None
+) -> Tuple[float, int, int, str, str]:
     """``(wall seconds, peak RSS in bytes, wait status, stdout, stderr)`` of one whole
-    process (``os.wait4``'s rusage: the largest of it and its children)."""
+    process (``os.wait4``'s rusage: the largest of it and its children); killed
+    (SIGKILL) after ``kill_after`` seconds, if given."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         process = subprocess.Popen(command, cwd=str(cwd), stdout=out, stderr=err, env=env)
+        timer = threading.Timer(kill_after, process.kill) if kill_after else None
+        if timer is not None:
+            timer.start()
         _, status, usage = os.wait4(process.pid, 0)
+        if timer is not None:
+            timer.cancel()
         wall = time.perf_counter() - start
         process.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
@@ -97,6 +106,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--format", action="append", choices=(*FORMATS, "fix"), help="output format, or fix for --fix on a copy (repeatable; default all)")
     parser.add_argument("--write", metavar="FILE", help="only write the module to FILE and exit")
     parser.add_argument("--timeout", type=float, default=120.0, help="the per-file --timeout given to xdevlint")
+    parser.add_argument("--kill-after", type=float, metavar="SECONDS", help="stop a run that takes longer (for a slow baseline)")
     args = parser.parse_args(argv)
     if args.write:
         size, lines = write(Path(args.write), args.mb)
@@ -116,7 +126,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 command += ["--fix", "--show-fixes", "fixed.py"]
             else:
                 command += ["--output-format", name, module.name]
-            wall, peak, status, output, errors = measure(command, Path(work))
+            wall, peak, status, output, errors = measure(command, Path(work), kill_after=args.kill_after)
             found = "XDV101" in output
             print(f"{name:<8} {wall:8.1f} {peak / 1e6:12.0f}  {describe(status):<22} {'XDV101' if found else 'missing'}", flush=True)
             if not found or os.WIFSIGNALED(status):
