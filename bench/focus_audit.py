@@ -1,13 +1,17 @@
 """The focus never changes a finding: every kept file checked with and without it.
 
-``stages.focus`` blanks the top-level functions and classes of a kept file that can
+``stages.focus`` cuts out the top-level functions and classes of a kept file that can
 neither hold a finding nor shape one. This lints every file some rule's gate keeps
 twice, as the text output does (``edits=False``): with the focus, and with the whole
 file. It prints the files whose findings differ (code, position, message, or the
 fix's applicability and message), how many lines the focus dropped and what both
 cost (CPU seconds of the analysis). Exit 1 on any difference.
 
-    python bench/focus_audit.py [--corpus DIR ...] [--list]
+    python bench/focus_audit.py [--corpus DIR ...] [--list] [--edits] [--prefocus]
+
+``--edits`` lints as JSON and SARIF do and compares the fixes' textual edits too;
+``--prefocus`` first cuts every file down by text, as files of more than ``LARGE``
+characters are (``stages.focus.prefocus``), so that stage is audited on every file.
 
 With the project index on (``XDEVLINT_PROJECT_INDEX=1``), the gates, the focus and the
 analysis use it, as a run would: the focus then keeps the functions that spell what the
@@ -29,6 +33,7 @@ from xdevlint.engine import lint_source
 from xdevlint.model import Finding
 from xdevlint.stages.focus import focus
 from xdevlint.stages.scan import Scan
+from xdevlint.stages.sections import LARGE
 from xdevlint.stages.source import DecodeError, decode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -46,7 +51,7 @@ def keys(findings: Sequence[Finding]) -> List[Key]:
             f.span.end_line,
             f.span.end_column,
             f.message,
-            "" if f.fix is None else f"{f.fix.applicability.value}: {f.fix.message}",
+            "" if f.fix is None else f"{f.fix.applicability.value}: {f.fix.message} {f.fix.all_edits!r}",
         )
         for f in findings
     )
@@ -56,6 +61,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, action="append", help="a tree (repeatable; default: the stdlib)")
     parser.add_argument("--list", action="store_true", help="every kept file: lines dropped, cost with and without")
+    parser.add_argument("--edits", action="store_true", help="lint as JSON does, and compare the fixes' edits too")
+    parser.add_argument("--prefocus", action="store_true", help="cut every file down by text first, as large files are")
     args = parser.parse_args(argv)
     config = Config()
     differences = 0
@@ -82,10 +89,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             results = []
             for enabled in (True, False):
                 engine.focus = focus if enabled else (lambda text, tree, moves: None)  # type: ignore[assignment]
+                engine.LARGE = 0 if enabled and args.prefocus else sys.maxsize  # type: ignore[misc]
                 began = time.process_time()
-                results.append(keys(lint_source(data, str(path), config, edits=False).findings))
+                results.append(keys(lint_source(data, str(path), config, edits=args.edits).findings))
                 costs.append(time.process_time() - began)
             engine.focus = focus  # type: ignore[assignment]
+            engine.LARGE = LARGE  # type: ignore[misc]
             totals[0] += costs[0]
             totals[1] += costs[1]
             if results[0] != results[1]:

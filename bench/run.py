@@ -1,6 +1,6 @@
 """Time xdevlint against its peers on real code: the running interpreter's stdlib.
 
-    python bench/run.py [--scenario check|fix|rules|plugin]... [--runs N] [--limit N]
+    python bench/run.py [--scenario check|fix|rules|plugin|plugin-off]... [--runs N] [--limit N]
                         [--corpus DIR] [--flake8 PATH] [--json FILE]
 
 Every tool runs as a whole process on the same explicit list of files, the tools of a
@@ -267,6 +267,17 @@ def build(name: str, box: Toolbox, files: tuple[str, ...]) -> Scenario:
             target=1.3,
             files=files,
         )
+    if name == "plugin-off":
+        args = ("-j1", "--isolated", "--select", "F")
+        return Scenario(
+            name,
+            "what xdevlint's flake8 plugin costs a flake8 run that selects no XDV code",
+            subject=box.flake8_with_xdevlint.with_args("flake8 --select F + XDV plugin", *args),
+            baseline=box.flake8_without_xdevlint.with_args("flake8 --select F (plugin hidden)", *args),
+            ratio_of="with/without plugin",
+            target=1.03,
+            files=files,
+        )
     raise ValueError(name)
 
 
@@ -449,7 +460,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--scenario",
         action="append",
-        choices=("check", "fix", "rules", "plugin"),
+        choices=("check", "fix", "rules", "plugin", "plugin-off"),
         help="what to compare; repeatable (default: check)",
     )
     parser.add_argument(

@@ -215,3 +215,42 @@ def test_no_python_files_is_a_warning(tmp_path: Path) -> None:
     assert completed.stderr == "warning: No Python files found under the given path(s)\n"
     touch(tmp_path, "empty/a.py")
     assert "warning" not in run("empty", cwd=tmp_path).stderr
+
+
+# -- a directory named on the command line -----------------------------------------------
+
+
+def test_a_directory_named_on_the_command_line_is_checked_whatever_its_name(tmp_path: Path) -> None:
+    """As ruff: ``xdevlint check build/`` checks build/, a package named ``build`` and a
+    ``venv/`` folder inside a project when named; what lies below them is still excluded
+    by its own name; ``--force-exclude`` (or ``force-exclude = true``) applies the
+    excludes to the named directories too, as the pre-commit hooks want."""
+    touch(tmp_path, "build/x.py", "build/node_modules/dep.py", "src/app/build/gen.py", "src/app/build/dist/y.py",
+          "proj/venv/tool.py", "proj/main.py")
+    every = ["build/x.py", "proj/venv/tool.py", "src/app/build/gen.py"]
+    for paths in (["build/"], ["build"], ["src/app/build"], ["proj/venv/"]):
+        completed = run("--format", "json", "--select", "XDV101", *paths, cwd=tmp_path)
+        assert completed.returncode == 1, completed.stderr
+        assert "No Python files found" not in completed.stderr
+        assert checked(completed) == [p for p in every if p.startswith(paths[0].rstrip("/"))]
+    # walking the tree still skips them
+    assert checked(run("--format", "json", "--select", "XDV101", ".", cwd=tmp_path)) == ["proj/main.py"]
+    for forced in (("--force-exclude",), ("--config", "force-exclude = true")):
+        completed = run("--format", "json", "--select", "XDV101", *forced, "build/", "src/app/build", "proj/venv", cwd=tmp_path)
+        assert completed.returncode == 0 and findings(completed) == []
+        assert "No Python files found" in completed.stderr
+    (tmp_path / "pyproject.toml").write_text("[tool.xdevlint]\nforce-exclude = true\n")
+    assert findings(run("--format", "json", "--select", "XDV101", "build/", cwd=tmp_path)) == []
+    assert checked(run("--format", "json", "--select", "XDV101", "--no-force-exclude", "build/", cwd=tmp_path)) == ["build/x.py"]
+
+
+def test_a_git_ignored_directory_named_on_the_command_line_is_checked(repo: Path) -> None:
+    """``out/`` is git-ignored: named, it is walked (what else .gitignore says still
+    holds inside it); with ``--force-exclude`` it is skipped."""
+    env = git_env(repo.parent / "home")
+    touch(repo, "out/gen_pb2.py", "out/deep/y.py")
+    (repo / ".gitignore").write_text("generated.py\nout/\n# a comment\nlogs\n*_pb2.py\n")
+    assert checked(run("--format", "json", "--select", "XDV101", "out", cwd=repo, env=env)) == ["out/deep/y.py", "out/x.py"]
+    assert checked(run("--format", "json", "--select", "XDV101", "logs/", cwd=repo, env=env)) == ["logs/a.py"]
+    completed = run("--format", "json", "--select", "XDV101", "--force-exclude", "out", "logs", "pkg", cwd=repo, env=env)
+    assert checked(completed) == ["pkg/kept.py", "pkg/sub/keep_me.py"]

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Sequence, Tuple
 
 import pytest
 
+from xdevlint.config import Config
 from xdevlint.engine import fix_source, lint_source
+from xdevlint.model import Applicability, Finding
 from tests.fixture_cases import FIXTURES, case_files, check_output, expected_output, fixture_config
 
 MOVE_CASES = [p for p in case_files() if p.relative_to(FIXTURES).parts[0] in ("XDV001", "XDV101", "XDV102")]
@@ -78,3 +81,40 @@ def test_cases_without_fixes_are_the_links() -> None:
             config = replace(fixture_config(path), move_function="xdevlint.safemove.safe_move")
             again = lint_source(path.read_bytes(), str(path), config).findings
             assert any(f.span == finding.span and f.fix is not None for f in again), (path.name, finding.message)
+
+
+def _everything(path: Path) -> Config:
+    return replace(fixture_config(path), select=("ALL",))
+
+
+#: The incident's shape: a temp staged in the temp location, moved across filesystems,
+#: and left behind on an error path: XDV101 or XDV102 and XDV201 on one temp, whose fix
+#: stages it beside the destination and removes it on the error paths, together.
+STAGED_AND_REMOVED = [
+    p for p in [*MOVE_CASES, FIXTURES / "incident" / "migrate_worker.py"]
+    if any(f.fix and f.fix.message.endswith("and remove it on the error path") for f in lint_source(p.read_bytes(), str(p), _everything(p)).findings)
+]
+
+
+@pytest.mark.parametrize("path", STAGED_AND_REMOVED, ids=[str(p.relative_to(FIXTURES)) for p in STAGED_AND_REMOVED])
+def test_the_incident_shape_is_fixed_by_plain_fix(path: Path) -> None:
+    """Plain ``--fix`` (safe fixes only) fixes both findings of each such temp at once:
+    the fixed file compiles, and for each such fix one move finding and one XDV201 are
+    gone; nothing new appears."""
+    data = path.read_bytes()
+    before = lint_source(data, str(path), _everything(path)).findings
+    together = [f for f in before if f.fix and f.fix.message.endswith("and remove it on the error path")]
+    assert all(f.fix is not None and f.fix.applicability is Applicability.SAFE for f in together)
+    result = fix_source(data, str(path), _everything(path))
+    assert result.error is None
+    compile(result.fixed, str(path), "exec", dont_inherit=True)
+    after = lint_source(result.fixed, str(path), _everything(path)).findings
+
+    def count(findings: Sequence[Finding], codes: Tuple[str, ...]) -> int:
+        return sum(f.code in codes for f in findings)
+
+    assert count(after, ("XDV101", "XDV102")) <= count(before, ("XDV101", "XDV102")) - len(together)
+    assert count(after, ("XDV201",)) <= count(before, ("XDV201",)) - len(together)
+    assert {f.code for f in after} <= {f.code for f in before}
+    if path.parent.name == "incident":  # the worker: only the swallowed error, which has no fix, is left
+        assert [f.code for f in after] == ["XDV202"]

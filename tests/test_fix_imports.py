@@ -217,7 +217,7 @@ def test_reported_edits_are_the_whole_fix(path: Path) -> None:
     ``--fix``'s bytes."""
     config = fixture_config(path)
     data = path.read_bytes()
-    result, module = _lint_bytes(data, str(path), config, None, True, True, True)
+    result, module = _lint_bytes(data, str(path), config, None, True, True, True, whole=True)
     assert module is not None
     fixes = [f.fix for f in result.findings if f.fix is not None and f.fix.edits]
     assert fixes

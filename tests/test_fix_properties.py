@@ -136,7 +136,7 @@ _FIXABLE = [p for p in case_files() if any(f.fix is not None for f in lint_sourc
 @pytest.mark.parametrize("path", _FIXABLE, ids=lambda p: str(p.relative_to(FIXTURES)))
 def test_each_fix_changes_only_what_it_touches(path: Path) -> None:
     data = path.read_bytes()
-    result, module = _lint_bytes(data, str(path), fixture_config(path), None, True, True, True)
+    result, module = _lint_bytes(data, str(path), fixture_config(path), None, True, True, True, whole=True)
     assert module is not None
     original = ast.parse(data)
     for finding in result.findings:

@@ -50,12 +50,15 @@ def test_dir_is_added_where_the_temp_is_created() -> None:
             os.close(fd)
             os.replace(tmp, os.path.join(cache_dir, "data.bin"))
         """
-    fixed = _fix(source, unsafe=True)
+    fixed = _fix(source)
     assert 'fd, tmp = tempfile.mkstemp(suffix=".bin", dir=cache_dir)\n' in fixed
-    # A failing os.write leaks the temp: staged in the cache it would leak there for good,
-    # so the dir= fix is unsafe here (issue 12 item 4) and a safe run leaves the creation.
-    assert "dir=cache_dir" not in _fix(source)
-    assert 'os.replace(tmp, os.path.join(cache_dir, "data.bin"))' in fixed  # now a same-directory rename
+    # A failing os.write leaks the temp: staged in the cache alone it would leak there for
+    # good (issue 12 item 4), so the dir= fix comes with the temp's removal on the paths
+    # that leak it (issue 33 item 2), and the pair is safe.
+    assert "    try:\n        os.write(fd, data)\n" in fixed
+    assert "    except BaseException:\n        with contextlib.suppress(FileNotFoundError):\n            os.unlink(tmp)\n        raise\n" in fixed
+    assert '        os.replace(tmp, os.path.join(cache_dir, "data.bin"))' in fixed  # now a same-directory rename
+    assert _fix(source, unsafe=True) == fixed
 
 
 def test_a_destination_assigned_between_is_inlined_when_its_names_are_bound_before() -> None:
@@ -315,9 +318,10 @@ BODY = (
     b"    os.rename(tmp, os.path.join(cache_dir, 'x'))"
 )
 EXPECTED = (
-    b"import os\nimport tempfile  # keep me\n\n\ndef save(cache_dir):\n"
+    b"import contextlib\nimport os\nimport tempfile  # keep me\n\n\ndef save(cache_dir):\n"
     b"    fd, tmp = tempfile.mkstemp(  # and me\n        suffix='.x',\n        dir=cache_dir,\n    )\n"
-    b"    os.rename(tmp, os.path.join(cache_dir, 'x'))"
+    b"    try:\n        os.rename(tmp, os.path.join(cache_dir, 'x'))\n    except BaseException:\n"
+    b"        with contextlib.suppress(FileNotFoundError):\n            os.unlink(tmp)\n        raise"
 )
 
 
@@ -333,8 +337,8 @@ EXPECTED = (
     ids=["lf", "no-final-newline", "crlf", "bom", "latin-1"],
 )
 def test_fixing_keeps_comments_encoding_and_line_endings(before: bytes, after: bytes) -> None:
-    # unsafe: a failing rename would leave the temp staged in the cache (issue 12 item 4)
-    result = fix_source(before, "mod.py", _config(), unsafe=True)
+    # the temp staged beside the destination, and removed if the rename fails: safe
+    result = fix_source(before, "mod.py", _config())
     assert result.fixed == after
     again = fix_source(result.fixed, "mod.py", _config(), unsafe=True)
     assert not again.changed

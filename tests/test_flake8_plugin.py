@@ -124,6 +124,17 @@ def test_flake8_select_ignore_and_extend_ignore(tmp_path: Path) -> None:
     assert codes_at(ignored) == [(9, "XDV102")]
 
 
+def test_an_opt_in_code_runs_only_when_named_whole(tmp_path: Path) -> None:
+    """XDV103 is off unless --select/--extend-select names it, as with the CLI: a
+    prefix (``XDV``, ``XDV1``) does not turn it on."""
+    (tmp_path / "move.py").write_text("import os\n\n\ndef publish(a, b):\n    os.rename(a, b)\n")
+    assert codes_at(flake8(["--isolated", "--select", "XDV", FORMAT, "move.py"], tmp_path)) == []
+    assert codes_at(flake8(["--isolated", "--select", "XDV1", FORMAT, "move.py"], tmp_path)) == []
+    named = flake8(["--isolated", "--select", "XDV", "--extend-select", "XDV103", FORMAT, "move.py"], tmp_path)
+    assert codes_at(named) == [(5, "XDV103")]
+    assert codes_at(flake8(["--isolated", "--select", "XDV103", FORMAT, "move.py"], tmp_path)) == [(5, "XDV103")]
+
+
 def test_flake8_runs_every_rule(tmp_path: Path) -> None:
     """Whatever xdevlint's own selection: under flake8, flake8's --select decides."""
     (tmp_path / "bad.py").write_text(BAD)
@@ -279,27 +290,35 @@ FLAKE8_PROBE = """
 import json, sys
 from flake8.main.cli import main
 code = main(sys.argv[1:])
-print(json.dumps(sorted(m for m in ("libcst", "xdevlint.engine", "xdevlint.config") if m in sys.modules)))
+watched = ("libcst", "xdevlint.config", "xdevlint.engine", "xdevlint.model", "xdevlint.registry")
+print(json.dumps(sorted(m for m in watched if m in sys.modules)))
 """
+#: What a run that checks loads, and what deciding that an XDV prefix selects no rule does.
+CHECKS = ["libcst", "xdevlint.config", "xdevlint.engine", "xdevlint.model", "xdevlint.registry"]
+DECIDES = ["xdevlint.model", "xdevlint.registry"]
 
 
 @pytest.mark.parametrize(
-    "args, works, reported",
+    "args, loads, reported",
     [
-        ([], True, True),
-        (["--select", "F"], False, False),
-        (["--select", "E,F,W,C90"], False, False),
-        (["--select", "F,XDV"], True, True),
-        (["--select", "F", "--extend-select", "XDV2"], True, True),
-        (["--select", "F,XDV000"], True, False),  # it must run to find an XDV000
-        (["--extend-ignore", "XDV"], False, False),
-        (["--ignore", "XDV1,XDV2,XDV0"], False, False),
+        ([], CHECKS, True),
+        (["--select", "F"], [], False),
+        (["--select", "E,F,W,C90"], [], False),
+        (["--select", "F,XDV"], CHECKS, True),
+        (["--select", "F", "--extend-select", "XDV2"], CHECKS, True),
+        (["--select", "F,XDV000"], CHECKS, False),  # it must run to find an XDV000
+        (["--extend-ignore", "XDV"], [], False),
+        (["--ignore", "XDV1,XDV2,XDV0"], DECIDES, False),  # XDV3..XDV9 are left: the registry says none is a rule
+        (["--select", "F,XDV9"], DECIDES, False),  # a prefix of no rule: the registry says so
+        (["--select", "F,XDV10", "--extend-ignore", "XDV1"], CHECKS, True),  # the longer prefix wins
+        (["--select", "F,XDV2", "--extend-ignore", "XDV20"], DECIDES, False),
     ],
 )
 def test_plugin_does_nothing_when_flake8_can_report_no_xdv_code(
-    tmp_path: Path, args: List[str], works: bool, reported: bool
+    tmp_path: Path, args: List[str], loads: List[str], reported: bool
 ) -> None:
-    """Decided once from flake8's options: no engine, no configuration, no libcst."""
+    """Decided once from flake8's options: no engine, no configuration, no libcst, and
+    (when flake8 selects no XDV code at all) not even the model or the registry."""
     (tmp_path / "bad.py").write_text(
         "import os\nimport tempfile\n\n\ndef save(d):\n    fd, tmp = tempfile.mkstemp()\n    os.rename(tmp, os.path.join(d, 'x'))\n"
     )
@@ -309,5 +328,5 @@ def test_plugin_does_nothing_when_flake8_can_report_no_xdv_code(
     )
     assert "Traceback" not in done.stderr, done.stderr
     loaded = json.loads(done.stdout.strip().splitlines()[-1])
-    assert loaded == (["libcst", "xdevlint.config", "xdevlint.engine"] if works else [])
+    assert loaded == loads
     assert (": XDV" in done.stdout) is reported

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import sys
 import textwrap
 from dataclasses import replace
 from pathlib import Path
@@ -16,7 +17,9 @@ from xdevlint import engine
 from xdevlint.analysis.locations import DEFAULT
 from xdevlint.config import Config
 from xdevlint.engine import lint_source
-from xdevlint.stages.focus import Focus, focus
+from xdevlint.model import Span
+from xdevlint.stages.source import decode
+from xdevlint.stages.focus import NOTHING_HIDDEN, Focus, Lines, Unfocused, focus, prefocus
 from xdevlint.stages.scan import Scan
 from xdevlint.stages.scan_lifetime import ModuleIndex
 from tests.fixture_cases import FIXTURES, case_files, selection_for
@@ -38,7 +41,7 @@ def kept_lines(source: str) -> List[str]:
     return [line.strip() for line in result.text.splitlines() if line.strip()]
 
 
-def test_an_unrelated_function_is_blanked_line_for_line() -> None:
+def test_an_unrelated_function_is_cut_out_and_its_lines_map_back() -> None:
     source = textwrap.dedent(
         """\
         import os, tempfile
@@ -55,10 +58,13 @@ def test_an_unrelated_function_is_blanked_line_for_line() -> None:
     assert result is not None
     assert result.dropped == 2
     lines, original = result.text.splitlines(), source.splitlines()
-    assert len(lines) == len(original)
-    assert lines[2:4] == ["", ""]
-    assert all(a == b for a, b in zip(lines, original) if a)
-    assert [s.lineno for s in result.tree.body] == [1, 6]
+    # The function and the blank line after it are gone; every kept line maps to its own.
+    assert lines == [original[0], original[1], *original[5:]]
+    assert result.lines.numbers == [1, 2, 6, 7, 8]
+    assert all(original[result.lines.line(n) - 1] == line for n, line in enumerate(lines, 1))
+    assert [s.lineno for s in result.tree.body] == [1, 6]  # the file's own lines
+    assert result.hidden.bound == {"unrelated"}
+    assert result.hidden.reads("a") and not result.hidden.reads("os")
     ast.parse(result.text)
 
 
@@ -250,40 +256,86 @@ def test_nothing_to_drop_or_too_little_gives_no_focus() -> None:
     assert focused(source, minimum=0.0) is not None
 
 
-def test_crlf_line_endings_survive_the_blanking() -> None:
+def test_crlf_line_endings_survive_the_cut() -> None:
     source = "import os\r\n\r\ndef other():\r\n    return 1\r\n\r\ndef move(a):\r\n    os.rename(a, '/var/cache/x')\r\n"
     scan = Scan(source)
     assert scan.index is not None
     result = focus(source, scan.index, scan.move_nodes(DEFAULT), 0.0)
     assert result is not None
-    assert result.text == "import os\r\n\r\n\r\n\r\n\r\ndef move(a):\r\n    os.rename(a, '/var/cache/x')\r\n"
+    assert result.text == "import os\r\n\r\ndef move(a):\r\n    os.rename(a, '/var/cache/x')\r\n"
+    assert result.lines.numbers == [1, 2, 6, 7]
 
 
 def _whole(text: str, index: ModuleIndex, moves: object) -> None:
     return None
 
 
+def _report(data: bytes, path: Path, config: Config, edits: bool) -> list:
+    result = lint_source(data, str(path), config, edits=edits)
+    return [(f.span, f.code, f.message, f.fix and (f.fix.applicability, f.fix.message, f.fix.edits, f.fix.header)) for f in result.findings]
+
+
 @pytest.mark.parametrize("path", CASES, ids=[str(p.relative_to(FIXTURES)) for p in CASES])
-def test_every_fixture_has_the_same_findings_with_the_focus_as_without(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Forced to focus whatever it drops, on every fixture: the same findings, fixes'
-    applicability and messages as the whole file (``bench/focus_audit.py`` does this on
-    the ecosystem corpus and the stdlib)."""
+def test_every_fixture_has_the_same_findings_and_fixes_cut_as_whole(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forced to cut whatever they can, the prefocus (by text, before any parse: large
+    files only) and the focus (by the AST): on every fixture, the same findings, and the
+    same fixes to the byte (their textual edits, imports included), as the whole file
+    (``bench/focus_audit.py`` does this on the ecosystem corpus and the stdlib)."""
     config = replace(Config(root=FIXTURES), select=selection_for(path))
     data = path.read_bytes()
+    for edits in (False, True):
+        monkeypatch.setattr(engine, "focus", functools.partial(focus, minimum=0.0))
+        monkeypatch.setattr(engine, "LARGE", 0)
+        cut = _report(data, path, config, edits)
+        monkeypatch.setattr(engine, "focus", _whole)
+        monkeypatch.setattr(engine, "LARGE", sys.maxsize)
+        assert cut == _report(data, path, config, edits)
 
-    def findings() -> list:
-        result = lint_source(data, str(path), config, edits=False)
-        return [(f.span, f.code, f.message, f.fix and (f.fix.applicability, f.fix.message)) for f in result.findings]
 
-    monkeypatch.setattr(engine, "focus", functools.partial(focus, minimum=0.0))
-    with_focus = findings()
+@pytest.mark.parametrize("path", CASES, ids=[str(p.relative_to(FIXTURES)) for p in CASES])
+def test_the_prefocus_keeps_every_function_the_focus_keeps(path: Path) -> None:
+    """What makes the prefocus sound: it parses (keeps) at least the top-level functions
+    that the focus, with the whole file's AST, keeps."""
+    text, _ = decode(path.read_bytes())
+    scan = Scan(text)
+    if scan.index is None:
+        return  # not Python: neither cuts anything
+    whole = focus(text, scan.index, scan.move_nodes(DEFAULT), 0.0)
+    pre = prefocus(text, DEFAULT)
+    if whole is None or pre is None:
+        assert pre is None or pre.dropped == 0 or whole is not None
+        return
+    def functions(tree: ast.Module) -> set:
+        return {s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    kept_by_focus = functions(whole.tree)
+    assert kept_by_focus <= functions(ast.parse(pre.text))
+
+
+def test_an_edit_over_a_cut_falls_back_to_the_whole_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fix's edit whose span would hold lines the focus cut out is not mapped back
+    (its text would replace them too): the file is analysed whole instead."""
+    source = b"import os, tempfile\n\ndef move(dst):\n    tmp = tempfile.mkdtemp()\n    os.rename(tmp, dst)\n"
+
+    def lying(text: str, index: ModuleIndex, moves: object) -> Optional[Focus]:
+        found = focus(text, index, moves, 0.0)  # type: ignore[arg-type]
+        if found is None:  # nothing to drop: claim a cut between the function's lines
+            numbers = list(range(1, len(text.splitlines()) + 1))
+            found = Focus(text, index.nodes[0], 1, Lines([*numbers[:4], *(n + 1 for n in numbers[4:])], len(numbers) + 1), NOTHING_HIDDEN)  # type: ignore[arg-type]
+        return found
+
     monkeypatch.setattr(engine, "focus", _whole)
-    assert with_focus == findings()
+    whole = lint_source(source, str(tmp_path / "m.py"), Config(), edits=True)
+    monkeypatch.setattr(engine, "focus", lying)
+    found = lint_source(source, str(tmp_path / "m.py"), Config(), edits=True).findings
+    assert found and [(f.span, f.fix and f.fix.all_edits) for f in found] == [(f.span, f.fix and f.fix.all_edits) for f in whole.findings]
+    with pytest.raises(Unfocused):
+        Lines([1, 2, 4], 4).span(Span(2, 1, 3, 1), edit=True)
+    assert Lines([1, 2, 4], 4).span(Span(2, 1, 3, 1)) == Span(2, 1, 4, 1)
 
 
-def test_the_check_uses_the_focus_and_fixes_the_whole_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A fix's textual edits (and ``--fix``) need the whole file: its imports, its
-    other uses of a name."""
+def test_the_check_and_the_edits_use_the_focus_and_fix_rewrites_the_whole_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check and the fixes' textual edits are computed on the focus; ``--fix``, which
+    rewrites the tree it analysed, on the whole file."""
     calls: List[bool] = []
 
     def spy(text: str, index: ModuleIndex, moves: object) -> Optional[Focus]:
@@ -296,5 +348,8 @@ def test_the_check_uses_the_focus_and_fixes_the_whole_file(tmp_path: Path, monke
     checked = lint_source(source, str(tmp_path / "m.py"), Config(), edits=False)
     assert calls == [True] and checked.findings
     with_edits = lint_source(source, str(tmp_path / "m.py"), Config(), edits=True)
-    assert calls == [True]
+    assert calls == [True, True]
     assert [(f.span, f.code) for f in with_edits.findings] == [(f.span, f.code) for f in checked.findings]
+    fixed = engine.fix_source(source, str(tmp_path / "m.py"), Config(), unsafe=True)
+    assert calls == [True, True]
+    assert b"def other():\n    return 1\n" in fixed.fixed and fixed.fixed != source

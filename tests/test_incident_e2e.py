@@ -4,8 +4,8 @@
 `os.rename`s them into the cache. Here `$TMPDIR` is its own 4 MiB tmpfs and the cache
 is on the working disk, as on the Xet migration pods: before the fix every rename fails
 with EXDEV, silently, and the shards stay orphaned in staging until it is full (ENOSPC). After
-`xdevlint --fix` (with the configuration the README recommends) the same run moves
-every shard into the cache and leaves nothing in staging.
+a plain `xdevlint --fix` (the temp staged beside the cache, and removed on the error
+paths) the same run moves every shard into the cache and leaves nothing in staging.
 
 Needs root to mount the tmpfs; skipped with the reason elsewhere. Run with `-s` to see
 the before/after figures.
@@ -90,25 +90,32 @@ def test_incident_before_and_after_fix(tmp_path: Path, staging: Path) -> None:
     for leftover in staging.iterdir():  # an operator cleaning up the pod
         leftover.unlink()
 
-    # After: `xdevlint --fix` on a copy, configured as the README recommends.
+    # After: a plain `xdevlint --fix` on a copy (no configuration; the README's recommended
+    # one makes the same rewrite: staging beside the destination comes first).
     after_dir = tmp_path / "after"
     after_dir.mkdir()
     worker = after_dir / "migrate_worker.py"
     shutil.copy(WORKER, worker)
-    (after_dir / "pyproject.toml").write_text(RECOMMENDED_CONFIG)
     fixed = subprocess.run(
         [sys.executable, "-m", "xdevlint", "--fix", "--show-fixes", str(worker)],
         cwd=after_dir, capture_output=True, text=True, check=False,
     )
     print(fixed.stdout)
-    assert fixed.returncode in (0, 1), fixed.stderr
-    assert "XDV101" in fixed.stdout and "fixed" in fixed.stdout
+    assert fixed.returncode == 1, fixed.stderr  # XDV202, which has no fix, remains
+    assert "1 × XDV101" in fixed.stdout and "1 × XDV201" in fixed.stdout
     source = worker.read_text()
-    # The temp leaks when a write fails, so staging it in the cache (dir=) would leave the
-    # leak there for good: the safe fix is the configured atomic move helper.
-    assert "safe_move(tmp_path, final_path)" in source and "os.rename(tmp_path" not in source
-    assert "from xdevlint.safemove import safe_move" in source
+    # The temp is made beside the cache, so the rename stays on one filesystem, and it is
+    # removed on every error path, so a failed shard no longer stays behind anywhere.
+    assert 'tempfile.mkstemp(\n            suffix=".shard", dir=cache_dir\n        )' in source
+    assert source.count("with contextlib.suppress(FileNotFoundError):\n                os.unlink(tmp_path)") == 2
+    assert "os.rename(tmp_path, final_path)" in source
     compile(source, str(worker), "exec")
+    recommended = after_dir / "recommended"
+    recommended.mkdir()
+    shutil.copy(WORKER, recommended / "migrate_worker.py")
+    (recommended / "pyproject.toml").write_text(RECOMMENDED_CONFIG)
+    subprocess.run([sys.executable, "-m", "xdevlint", "--fix", "migrate_worker.py"], cwd=recommended, capture_output=True, check=False)
+    assert (recommended / "migrate_worker.py").read_text() == source
 
     after = _run_worker(worker, staging, tmp_path / "cache-after")
     print(_figures("after --fix ", after))

@@ -59,8 +59,19 @@ def test_a_worker_killed_on_one_file_costs_that_file_only(files: Path) -> None:
     hurt = report("--jobs", "2", ".", cwd=files, env={batch.DIE_HOOK: "m05.py"})
     victim = [f for f in hurt if f["path"].endswith("m05.py")]
     assert [(f["code"], f["line"]) for f in victim] == [("XDV000", 1)]
-    assert "died (killed by signal 9)" in victim[0]["message"]
+    assert "died (killed by signal 9, SIGKILL: the system may have run out of memory)" in victim[0]["message"]
     assert [f for f in hurt if f not in victim] == [f for f in healthy if not f["path"].endswith("m05.py")]
+
+
+def test_a_worker_that_aborts_on_one_file_costs_that_file_only(files: Path) -> None:
+    """``abort()`` (SIGABRT: a native library's failed allocation, a fatal error) is
+    reported as that file's XDV000, as a kill is, and the run goes on."""
+    healthy = report("--jobs", "2", ".", cwd=files, env={})
+    hurt = report("--jobs", "2", ".", cwd=files, env={batch.ABORT_HOOK: "m09.py"})
+    victim = [f for f in hurt if f["path"].endswith("m09.py")]
+    assert [(f["code"], f["line"]) for f in victim] == [("XDV000", 1)]
+    assert "died (killed by signal 6, SIGABRT: it aborted" in victim[0]["message"]
+    assert [f for f in hurt if f not in victim] == [f for f in healthy if not f["path"].endswith("m09.py")]
 
 
 def test_every_file_a_worker_dies_on_is_reported(files: Path) -> None:

@@ -21,7 +21,9 @@ from typing import Dict, List, Sequence, Tuple
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import FIXTURES, REPO
+from xdevlint.config import Config
+from xdevlint.engine import lint_source
 from tests.fixture_cases import ONLY_XDV101_SAFE_FIX
 
 pytestmark = pytest.mark.slow
@@ -158,6 +160,35 @@ def test_fix_hook_rewrites_and_the_check_then_passes(
     assert (work / "clean.py").read_text() == "print('hello')\n"
     again = pre_commit(["run", "--all-files"], work, precommit_env)
     assert again.returncode == 0, describe(again)
+
+
+def test_fix_hook_fixes_the_incident_shape(
+    tmp_path: Path, hook_repo: Tuple[Path, str], precommit_env: Dict[str, str]
+) -> None:
+    """The incident's worker and a fixture of its shape (a temp made in /tmp, renamed into
+    a cache, left behind on an error path: XDV101 and XDV201): the fix hook, safe fixes
+    only, stages each temp beside the cache and removes it on the error paths; the files
+    compile and neither finding is left (the worker's swallowed error, XDV202, has no fix)."""
+    repo, sha = hook_repo
+    work = tmp_path / "work"
+    work.mkdir()
+    shutil.copy(FIXTURES / "incident" / "migrate_worker.py", work / "migrate_worker.py")
+    shutil.copy(FIXTURES / "XDV101" / "mkstemp_to_xet_cache.py", work / "store_shard.py")
+    (work / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {repo}\n    rev: {sha}\n    hooks:\n      - id: xdevlint-fix\n"
+    )
+    git(["init", "-q"], work, precommit_env)
+    git(["add", "-A"], work, precommit_env)
+    fixed = pre_commit(["run", "xdevlint-fix", "--all-files"], work, precommit_env)
+    assert fixed.returncode == 1 and "files were modified by this hook" in fixed.stdout, describe(fixed)
+    for name in ("migrate_worker.py", "store_shard.py"):
+        source = (work / name).read_bytes()
+        compile(source, name, "exec")
+        left = {f.code for f in lint_source(source, str(work / name), Config(root=work)).findings}
+        assert not left & {"XDV101", "XDV201"}, (name, left)
+        assert b"dir=" in source and b"os.unlink(" in source
+    worker = lint_source((work / "migrate_worker.py").read_bytes(), str(work / "migrate_worker.py"), Config(root=work))
+    assert [f.code for f in worker.findings] == ["XDV202"]
 
 
 def readme_precommit_blocks() -> List[str]:

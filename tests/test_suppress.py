@@ -243,3 +243,22 @@ def test_add_noqa_then_the_run_is_clean(tmp_path: Path) -> None:
     again = run("--add-noqa", ".", cwd=tmp_path)
     assert again.stderr == "Added 0 noqa directives.\n"
     assert run("--add-noqa", "--fix", ".", cwd=tmp_path).returncode == 2
+
+
+def test_a_large_file_is_tokenized_only_where_it_says_noqa(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Above ``LARGE`` characters (here lowered to 1,000), each top-level statement that
+    says noqa is tokenized alone: the same comments, statement ranges and file-level
+    directives as tokenizing the whole file (noqa in strings and docstrings still count
+    for nothing)."""
+    from xdevlint.stages import suppress
+
+    chunk = 'def f{0}(x):\n    """# noqa: XDV101 in a docstring"""\n    return (x +\n            1)  # noqa: E501\n\n'
+    plain = "def g{0}(x):\n    return x\n\n"
+    text = "".join((chunk if i % 3 == 0 else plain).format(i) for i in range(60))
+    text += 's = """\n# noqa: XDV101 in a string\n"""\nos.rename(a,\n          b)  # noqa: XDV101\n# xdevlint: noqa: XDV203\n'
+    monkeypatch.setattr(suppress, "LARGE", 1000)
+    piecewise = suppress.comments(text)
+    monkeypatch.setattr(suppress, "LARGE", len(text))
+    assert piecewise == suppress.comments(text)
+    assert len(piecewise.noqa) == 21 and piecewise.file_codes == ("XDV203",)
+    assert (piecewise.noqa[-1].first, piecewise.noqa[-1].last) == (text.count("\n") - 2, text.count("\n") - 1)

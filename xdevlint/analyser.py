@@ -20,6 +20,7 @@ from xdevlint.analysis.tree import remembering
 from xdevlint.config import Config, line_length_for
 from xdevlint.model import Dependencies, Finding, Fix, Related, Span, analysis_error
 from xdevlint.rules.rule import Rule, RuleContext
+from xdevlint.stages.focus import NOTHING_HIDDEN, Focus, Hidden, Lines
 from xdevlint.stages.metadata import Wrapper
 from xdevlint.stages.positions import positions_of
 from xdevlint.stages.traversal import run_rules
@@ -35,9 +36,19 @@ def analyse(
     refused: Optional[Tuple[str, int, int, bool]],
     edits: bool,
     dependencies: bool = True,
+    focused: Optional[Focus] = None,
+    hidden: Hidden = NOTHING_HIDDEN,
 ) -> Tuple[List[Finding], Optional[cst.Module], Dependencies]:
     """The file's findings, its tree, and (with ``dependencies``) the project modules
-    (path, stamp) the analysis read through the project index (for the result cache)."""
+    (path, stamp) the analysis read through the project index (for the result cache).
+
+    With ``focused``, libcst sees only the focus's text (``stages.focus``), and the
+    positions are mapped back to the file's (``text``, ``tree``); an edit that would
+    straddle a cut raises ``Unfocused``. ``hidden``: what the parts of the file the
+    analysis does not see do (the focus's, and any cut before it).
+    """
+    if focused is not None:
+        data, tree = focused.text, focused.tree
     try:
         module = cst.parse_module(data)
     except cst.ParserSyntaxError as error:
@@ -49,7 +60,8 @@ def analyse(
     except BaseException as error:  # the native parser panics with a BaseException
         return [analysis_error(path, f"cannot parse: {_describe(error)}")], None, frozenset()
     context = RuleContext(
-        path, config.locations, config.move_function, config.move_function_atomic, line_length_for(path)
+        path, config.locations, config.move_function, config.move_function_atomic, line_length_for(path),
+        hidden.bound,
     )
     visitors = [rule(context) for rule in rules]
     view: Optional[FileView] = None
@@ -57,7 +69,7 @@ def analyse(
         with remembering():  # the providers and the rules walk the same tree
             view = view_for(path, config.locations, config.project_index)
             if view is not None:  # names the text imports but never uses are not resolved
-                view = replace(view, spelt=spelt_past_imports(text))
+                view = replace(view, spelt=spelt_past_imports(focused.text if focused is not None else text))
             wrapper = Wrapper(module, {ProvenanceProvider: Setting(config.locations, view)})
             run_rules(wrapper, visitors)
     except RecursionError:
@@ -70,16 +82,23 @@ def analyse(
     reports = [report for visitor in visitors for report in visitor.reports]
     if not reports:
         return [], module, used
-    # Fix edits need the positions of nodes all over the file; the findings alone, only
-    # those of the reported nodes, which ``positions_of`` finds without rendering it all.
+    # Fix edits need the positions of nodes all over the module; the findings alone, only
+    # those of the reported nodes, which ``positions_of`` finds without rendering it all,
+    # in the file's own lines (``tree`` and ``text`` are the file's).
     nodes = [report.node for report in reports] + [node for report in reports for node, _ in report.related]
     placed = None if edits else positions_of(module, nodes, tree, text)
     positions: Mapping[cst.CSTNode, CodeRange] = wrapper.resolve(PositionProvider) if placed is None else placed
+    # The PositionProvider's lines are the focus's: mapped to the file's.
+    lines = focused.lines if focused is not None and placed is None else None
     findings = []
     for report in reports:
-        fix = _with_edits(report.fix, positions, module, path) if edits else report.fix
-        related = tuple(Related(path, _span(positions[node]), message) for node, message in report.related)
-        findings.append(Finding(path, _span(positions[report.node]), report.code, report.name, report.message, fix, related))
+        fix = _with_edits(report.fix, positions, module, path, lines, hidden) if edits else report.fix
+        span = _span(positions[report.node])
+        related = tuple(
+            Related(path, _span(positions[node]) if lines is None else lines.span(_span(positions[node])), message)
+            for node, message in report.related
+        )
+        findings.append(Finding(path, span if lines is None else lines.span(span), report.code, report.name, report.message, fix, related))
     return findings, module, used
 
 
@@ -93,15 +112,23 @@ def _span(where: CodeRange) -> Span:
     return Span(where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
 
 
-def _with_edits(fix: Optional[Fix], positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module, path: str) -> Optional[Fix]:
+def _with_edits(
+    fix: Optional[Fix], positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module, path: str,
+    lines: Optional[Lines], hidden: Hidden,
+) -> Optional[Fix]:
     """``fix`` with its textual view: each replaced node's span and the new node's code,
-    and the change to the imports."""
+    and the change to the imports, in the file's lines (``lines``: the module's are a
+    focus's)."""
     if fix is None or fix.edits or not fix.replacements:
         return fix
     from xdevlint.fixes import apply as fixer  # libcst's codemod machinery: only when a fix is shown
 
     edits = tuple(fixer.textual_edit(module, r, _span(positions[r.node])) for r in fix.replacements)
-    return replace(fix, edits=edits, header=fixer.import_edits(module, fix, path))
+    header = fixer.import_edits(module, fix, path, hidden.reads)
+    if lines is not None:
+        edits = tuple(replace(edit, span=lines.span(edit.span, edit=True)) for edit in edits)
+        header = tuple(replace(edit, span=lines.span(edit.span, edit=True)) for edit in header)
+    return replace(fix, edits=edits, header=header)
 
 
 def _describe(error: BaseException) -> str:

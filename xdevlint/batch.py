@@ -36,9 +36,12 @@ POOL_AFTER = 0.5
 POOL_AFTER_HOOK = "XDEVLINT_TEST_POOL_AFTER"
 
 #: Test hooks, honoured only inside a worker process: a file whose path contains the
-#: value kills its worker (``..._DIE``) or hangs it (``..._HANG``). They let the tests
-#: make a real worker die or hang on one file.
+#: value kills its worker (``..._DIE``: SIGKILL, as the kernel's out-of-memory killer
+#: does), aborts it (``..._ABORT``: ``abort()``, as a native library does when an
+#: allocation fails) or hangs it (``..._HANG``). They let the tests make a real worker
+#: die or hang on one file.
 DIE_HOOK = "XDEVLINT_TEST_WORKER_DIE"
+ABORT_HOOK = "XDEVLINT_TEST_WORKER_ABORT"
 HANG_HOOK = "XDEVLINT_TEST_WORKER_HANG"
 
 #: Called after each file: files done, findings so far.
@@ -225,11 +228,13 @@ def _digest(data: bytes) -> str:
 
 
 def _test_hooks(path: str) -> None:
-    die, hang = os.environ.get(DIE_HOOK), os.environ.get(HANG_HOOK)
+    die, abort, hang = os.environ.get(DIE_HOOK), os.environ.get(ABORT_HOOK), os.environ.get(HANG_HOOK)
     if die and die in path:
         import signal
 
         os.kill(os.getpid(), signal.SIGKILL)
+    if abort and abort in path:
+        os.abort()
     if hang and hang in path:
         import time
 

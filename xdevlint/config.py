@@ -31,10 +31,14 @@ DEFAULT_EXCLUDE: Tuple[str, ...] = (
     "site-packages", ".eggs", ".direnv", ".mypy_cache", ".pytest_cache", ".ruff_cache",
 )
 DEFAULT_MOVE_FUNCTION = "shutil.move"
+#: Files larger than this (in bytes) are reported as XDV000, not checked: a file of
+#: small functions costs little at any size (``stages.focus.prefocus``), but one
+#: statement of 20 MB would still cost the stdlib parser gigabytes.
+DEFAULT_MAX_FILE_SIZE = 20_000_000
 LOCATION_KEYS = ("env", "names", "paths", "calls")
 _LIST_KEYS = ("select", "ignore", "extend-select", "extend-ignore", "exclude", "extend-exclude")
-_BOOL_KEYS = ("move-function-atomic", "respect-gitignore", "project-index")
-ALLOWED_KEYS = (*_LIST_KEYS, "per-file-ignores", "move-function", *_BOOL_KEYS, "locations")
+_BOOL_KEYS = ("move-function-atomic", "respect-gitignore", "project-index", "force-exclude")
+ALLOWED_KEYS = (*_LIST_KEYS, "per-file-ignores", "move-function", *_BOOL_KEYS, "max-file-size", "locations")
 
 
 class ConfigError(Exception):
@@ -64,6 +68,10 @@ class Config:
     respect_gitignore: bool = True
     #: Follow names into the other modules of the project (``analysis.project``).
     project_index: bool = False
+    #: Apply the excludes to paths named on the command line too (``--force-exclude``).
+    force_exclude: bool = False
+    #: Files larger than this many bytes are XDV000, not checked (0: no limit).
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
     locations: Locations = field(default_factory=Locations)
 
     @property
@@ -85,18 +93,27 @@ class Config:
         ignored = [codes for pattern, codes in self.per_file_ignores if path is not None and self._matches(path, pattern)]
         return (*self.ignore, *self.extend_ignore, *(c for cs in ignored for c in cs))
 
-    def is_excluded(self, path: str) -> bool:
-        """Whether ``path`` or one of its parent directories (below the root) matches an exclude."""
+    def is_excluded(self, path: str, named: Optional[str] = None) -> bool:
+        """Whether ``path`` or one of its parent directories (below the root) matches an
+        exclude; below ``named`` only, when ``path`` was found in a directory named on the
+        command line (which is checked whatever its own name, as ruff does)."""
         regex = _globs((*self.exclude, *self.extend_exclude))
-        return regex is not None and any(regex.match(candidate) for candidate in self._candidates(path, components=True))
+        if regex is None:
+            return False
+        skip = 0
+        if named is not None:
+            above = _relative(os.path.abspath(named), os.fspath(self.root))
+            skip = 0 if above is None or above == "." or above.startswith("..") else len(above.split(os.sep))
+        return any(regex.match(candidate) for candidate in self._candidates(path, components=True, skip=skip))
 
     def _matches(self, path: str, pattern: str, components: bool = False) -> bool:
         regex = _globs((pattern,))
         return regex is not None and any(regex.match(candidate) for candidate in self._candidates(path, components))
 
-    def _candidates(self, path: str, components: bool) -> List[str]:
+    def _candidates(self, path: str, components: bool, skip: int = 0) -> List[str]:
         """What a pattern may match: the path relative to the root, absolute, its name,
-        and with ``components`` each directory name and each leading part below the root."""
+        and with ``components`` each directory name and each leading part below the root
+        (past its first ``skip`` directories)."""
         absolute = os.path.abspath(path)
         root = os.fspath(self.root)
         directory, name = os.path.split(absolute)
@@ -111,7 +128,7 @@ class Config:
         candidates = [relative, absolute, absolute.rsplit("/", 1)[-1]]
         if components and not relative.startswith(".."):
             parts = relative.split("/")
-            candidates += parts[:-1] + ["/".join(parts[: i + 1]) for i in range(len(parts))]
+            candidates += parts[skip:-1] + ["/".join(parts[: i + 1]) for i in range(skip, len(parts))]
         return candidates
 
 
@@ -207,10 +224,35 @@ def from_table(table: Mapping[str, Any], source: Optional[Path]) -> Config:
             if not isinstance(table[key], bool):
                 raise ConfigError(where, key, "expected true or false")
             values[key.replace("-", "_")] = table[key]
+    if "max-file-size" in table:
+        values["max_file_size"] = parse_size(table["max-file-size"], where, "max-file-size")
     if "locations" in table:
         values["locations"] = _locations(table["locations"], where)
     root = source.parent.resolve() if source else Path.cwd()
     return Config(root=root, source=source, **values)
+
+
+_UNITS = {"": 1, "b": 1, "kb": 1000, "mb": 1000**2, "gb": 1000**3}
+_SIZE = re.compile(r"\s*(\d+(?:\.\d*)?)\s*([a-z]*)\s*", re.IGNORECASE)
+
+
+def parse_size(value: Any, where: str, key: str) -> int:
+    """A size in bytes: a whole number, or a string with a unit (``"20MB"``, ``"512 kB"``;
+    decimal units, 1 MB = 1,000,000 bytes). 0 means no limit."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    match = _SIZE.fullmatch(value) if isinstance(value, str) else None
+    if match is None or match.group(2).lower() not in _UNITS:
+        raise ConfigError(where, key, f"expected a size such as 20000000, \"20MB\" or \"512kB\" (0: no limit), got {value!r}")
+    return int(float(match.group(1)) * _UNITS[match.group(2).lower()])
+
+
+def describe_size(size: int) -> str:
+    """``size`` bytes as people write it: ``20 MB``, ``512 kB``, ``900 bytes``."""
+    for unit, name in ((1000**3, "GB"), (1000**2, "MB"), (1000, "kB")):
+        if size >= unit:
+            return f"{size / unit:.1f}".rstrip("0").rstrip(".") + f" {name}"
+    return f"{size} bytes"
 
 
 def _strings(value: Any, where: str, key: str) -> Tuple[str, ...]:

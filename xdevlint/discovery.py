@@ -6,7 +6,11 @@ is a virtualenv (a directory holding ``pyvenv.cfg``, whatever its name). Inside 
 repository the walk skips what git ignores, as ruff does: ``.gitignore`` files (a
 deeper one wins), ``.git/info/exclude`` and git's global excludes file, matched by
 ``pathspec``'s gitwildmatch (``respect-gitignore = false`` turns this off).
-Files named explicitly are checked whatever their name, unless ``force_exclude``.
+Paths named on the command line are checked whatever their name, as ruff does: a file,
+and a directory (``xdevlint check build/``, a package named ``build``, a ``venv`` folder
+in a project), whose contents are then excluded by what lies below it only; unless
+``force-exclude`` (``--force-exclude``, which the pre-commit hooks pass), which applies
+the excludes and git's ignores to named paths too.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import functools
 import os
 import stat
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterator, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Callable, FrozenSet, Iterator, Optional, Set, Tuple
 
 from xdevlint.config import Config
 
@@ -38,9 +42,14 @@ class Candidate:
 #: The ignore files that apply in a directory, least to most specific: each is the
 #: absolute directory its patterns are relative to, and the patterns.
 Ignores = Tuple[Tuple[str, "GitIgnoreSpec"], ...]
+#: One pattern of one ignore file: the file's patterns (by identity: they are made once
+#: per file, ``_spec_of``) and its index there.
+Pattern = Tuple[int, int]
 
 
 def discover(paths: Tuple[str, ...], config_for: Callable[[str], Config], force_exclude: bool = False) -> Iterator[Candidate]:
+    """The files to check under ``paths``; ``force_exclude`` (or ``force-exclude`` in the
+    configuration of a path) applies the excludes to the named paths themselves."""
     seen_files: Set[str] = set()
     seen_dirs: Set[Tuple[int, int]] = set()
     for path in paths:
@@ -48,15 +57,24 @@ def discover(paths: Tuple[str, ...], config_for: Callable[[str], Config], force_
             yield Candidate(STDIN)
             continue
         if os.path.isdir(path):
-            respect = config_for(os.path.join(path, "x.py")).respect_gitignore
+            config = config_for(os.path.join(path, "x.py"))
+            forced = force_exclude or config.force_exclude
+            respect = config.respect_gitignore
             ignores = _ignores_above(path) if respect else None
-            for found in _walk(path, config_for, seen_dirs, respect, ignores, is_root=True):
+            absolute = os.path.abspath(path)
+            if forced and (config_for(path).is_excluded(path) or ignores and _is_ignored(absolute, True, ignores)):
+                continue
+            # A named directory git ignores is walked all the same: only what is ignored
+            # below it, by a pattern other than the one that ignores it, is skipped.
+            inherited = frozenset() if forced or not ignores else frozenset(filter(None, [_ignored_by(absolute, True, ignores)]))
+            walk = _walk(path, config_for, seen_dirs, respect, ignores, None if forced else path, inherited, is_root=True)
+            for found in walk:
                 if found.path not in seen_files:
                     seen_files.add(found.path)
                     yield found
             continue
-        if force_exclude:
-            config = config_for(path)
+        config = config_for(path)
+        if force_exclude or config.force_exclude:
             if config.is_excluded(path):
                 continue
             if config.respect_gitignore and os.path.isfile(path):
@@ -76,11 +94,16 @@ def _walk(
     seen: Set[Tuple[int, int]],
     respect: bool,
     ignores: Optional[Ignores],
+    named: Optional[str] = None,
+    inherited: FrozenSet[Pattern] = frozenset(),
     is_root: bool = False,
 ) -> Iterator[Candidate]:
     """``respect``: honour git's ignore files; ``ignores``: those that apply here, None
-    outside a repository; ``is_root``: ``top`` was named on the command line, so it is
-    walked even if it is a virtualenv."""
+    outside a repository; ``named``: the directory named on the command line this walk
+    started from, whose own name and those above it no exclude matches (None: they do,
+    with ``force-exclude``); ``inherited``: the ignore patterns that ignore ``named``
+    itself, which ignore nothing below it; ``is_root``: ``top`` was named on the command
+    line, so it is walked even if it is a virtualenv."""
     try:
         info = os.stat(top)
     except OSError as error:
@@ -112,14 +135,14 @@ def _walk(
             is_file = entry.is_file()
         except OSError:
             is_dir = is_file = False
-        if config_for(path).is_excluded(path):
+        if config_for(path).is_excluded(path, named):
             continue
         if is_dir:
-            if ignores and _is_ignored(os.path.join(absolute, entry.name), True, ignores):
+            if ignores and _is_ignored(os.path.join(absolute, entry.name), True, ignores, inherited):
                 continue
-            yield from _walk(path, config_for, seen, respect, ignores)
+            yield from _walk(path, config_for, seen, respect, ignores, named, inherited)
         elif entry.name.endswith(PYTHON_SUFFIXES):
-            if ignores and _is_ignored(os.path.join(absolute, entry.name), False, ignores):
+            if ignores and _is_ignored(os.path.join(absolute, entry.name), False, ignores, inherited):
                 continue
             if is_file:
                 yield Candidate(path)
@@ -127,19 +150,26 @@ def _walk(
                 yield Candidate(path, _problem(path))
 
 
-def _is_ignored(absolute: str, is_dir: bool, ignores: Ignores) -> bool:
-    """Whether git ignores ``absolute``: the most specific ignore file with a pattern that
-    matches decides (a later pattern, or a deeper file's, may re-include with ``!``)."""
+def _is_ignored(absolute: str, is_dir: bool, ignores: Ignores, inherited: FrozenSet[Pattern] = frozenset()) -> bool:
+    """Whether git ignores ``absolute``, by a pattern not in ``inherited``."""
+    pattern = _ignored_by(absolute, is_dir, ignores)
+    return pattern is not None and pattern not in inherited
+
+
+def _ignored_by(absolute: str, is_dir: bool, ignores: Ignores) -> Optional[Pattern]:
+    """The pattern that makes git ignore ``absolute``, if one does: the most specific
+    ignore file with a pattern that matches decides (a later pattern, or a deeper file's,
+    may re-include with ``!``)."""
     for base, spec in reversed(ignores):
         relative = os.path.relpath(absolute, base)
         if relative.startswith(".."):
             continue
         if os.sep != "/":
             relative = relative.replace(os.sep, "/")
-        decision = spec.check_file(relative + "/" if is_dir else relative).include
-        if decision is not None:
-            return decision
-    return False
+        decision = spec.check_file(relative + "/" if is_dir else relative)
+        if decision.include is not None:
+            return (id(spec), decision.index or 0) if decision.include else None
+    return None
 
 
 def _ignores_above(directory: str, include_top: bool = False) -> Optional[Ignores]:

@@ -14,12 +14,13 @@ import ast
 import warnings
 from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Sequence, Tuple, Type, Union
 
-from xdevlint.config import Config
+from xdevlint.config import Config, describe_size
 from xdevlint.model import (
     ANALYSIS_ERROR_CODE, Applicability, Closure, Dependencies, FileResult, Finding, FixResult, analysis_error,
 )
 from xdevlint.registry import UNUSED_NOQA_CODE, RuleSpec
-from xdevlint.stages.focus import focus
+from xdevlint.stages.focus import NOTHING_HIDDEN, Unfocused, focus, prefocus
+from xdevlint.stages.sections import LARGE
 from xdevlint.stages.scan import Scan
 from xdevlint.stages.source import DecodeError, decode
 from xdevlint.stages.suppress import NO_COMMENTS, Comments, comments, unsuppressed, unused_codes
@@ -66,15 +67,49 @@ def fix_source(
     A file with nothing to fix costs one lint, and no fixer: the fixer's first pass is
     that lint.
     """
-    first = _lint_bytes(data, path, config, rules, True, True, True)
+    if len(data) > LARGE:
+        return _fix_large(data, path, config, unsafe, rules)
+    first = _lint_bytes(data, path, config, rules, True, True, True, whole=True)
     if not any(f.fix is not None and (unsafe or f.fix.applicability is Applicability.SAFE) for f in first[0].findings):
         return FixResult(path, data, data, (), first[0], first[0])
     from xdevlint.fixes import apply as fixer
 
     def analyse(source: bytes) -> Tuple[FileResult, Optional["cst.Module"]]:
-        return first if source is data else _lint_bytes(source, path, config, rules, True, True, True)
+        return first if source is data else _lint_bytes(source, path, config, rules, True, True, True, whole=True)
 
     return fixer.fix(data, path, analyse, unsafe=unsafe)
+
+
+def _fix_large(data: bytes, path: str, config: Config, unsafe: bool, rules: Optional[Rules]) -> FixResult:
+    """``fix_source`` for a file over ``LARGE``: its tree whole would cost gigabytes, so
+    each pass is analysed cut down (``stages.focus``) and its fixes applied as their own
+    textual edits; what is verified is the cut of the fixed text (the functions cut out
+    are as they were)."""
+    from xdevlint.fixes import apply as fixer
+
+    first = _lint_bytes(data, path, config, rules, True, True, True)[0]
+    if not any(f.fix is not None and (unsafe or f.fix.applicability is Applicability.SAFE) for f in first.findings):
+        return FixResult(path, data, data, (), first, first)
+
+    def lint(source: bytes) -> FileResult:
+        return first if source is data else _lint_bytes(source, path, config, rules, True, True, True)[0]
+
+    def cut(source: bytes) -> Optional[bytes]:
+        text, encoding = decode(source)
+        found = prefocus(text, config.locations, path, config.project_index)
+        return None if found is None else found.text.encode(encoding)
+
+    def check(new: bytes, old: bytes) -> Optional[str]:
+        fixed = cut(new)
+        if fixed is None:  # the cut text must parse: the whole file speaks, then
+            return fixer.verify(new, old, path)
+        problem = fixer.verify(fixed, b"", path)
+        if problem is None or not problem.startswith("does not compile"):
+            return problem
+        was = cut(old)  # code that did not compile before may still not
+        return fixer.verify(fixed, was if was is not None else old, path)
+
+    return fixer.fix_by_edits(data, path, lint, check, unsafe=unsafe)
 
 
 def _lint_bytes(
@@ -86,13 +121,18 @@ def _lint_bytes(
     noqa: bool,
     edits: bool,
     dependencies: bool = True,
+    whole: bool = False,
 ) -> Tuple[FileResult, Optional["cst.Module"]]:
-    """The file's result, and its tree when it was analysed (the fixer rewrites it)."""
+    """The file's result, and its tree when it was analysed (``whole``: the whole file's,
+    which the fixer rewrites)."""
+    too_large = _too_large(len(data), path, config)
+    if too_large is not None:
+        return FileResult(path, (too_large,), data), None
     try:
         text, _ = decode(data)
     except DecodeError as error:
         return FileResult(path, (analysis_error(path, error.reason, error.line, error.column),), data), None
-    findings, module, read, closure = _lint(data, text, path, config, rules, prescan, noqa, edits, None, dependencies)
+    findings, module, read, closure = _lint(data, text, path, config, rules, prescan, noqa, edits, None, dependencies, whole)
     return FileResult(path, findings, data, dependencies=read, closure=closure), module
 
 
@@ -112,8 +152,20 @@ def lint_text(
 
     Re-encoding would be wrong: the bytes' coding cookie may name another codec.
     """
+    too_large = _too_large(len(text.encode("utf-8", "surrogatepass")), path, config)
+    if too_large is not None:
+        return FileResult(path, (too_large,))
     findings, _, read, closure = _lint(text, text, path, config, rules, prescan, noqa, edits, tree)
     return FileResult(path, findings, dependencies=read, closure=closure)
+
+
+def _too_large(size: int, path: str, config: Config) -> Optional[Finding]:
+    """The XDV000 of a file over ``max-file-size``, which is not checked."""
+    limit = config.max_file_size
+    if not limit or size <= limit:
+        return None
+    reason = f"not checked: the file is {describe_size(size)}, over max-file-size ({describe_size(limit)})"
+    return analysis_error(path, reason)
 
 
 def _rests_on(scan: Scan, dependencies: bool) -> Tuple[Dependencies, Optional[Closure]]:
@@ -132,10 +184,12 @@ def _lint(
     edits: bool,
     tree: Optional[ast.AST] = None,
     dependencies: bool = True,
+    whole: bool = False,
 ) -> Tuple[Tuple[Finding, ...], Optional["cst.Module"], Dependencies, Optional[Closure]]:
     """The findings, the tree when one was analysed, and (with ``dependencies``) the
     project modules (path, stamp) the gates and the analysis read through the project
-    index, and what the gates' answers rest on through import closures."""
+    index, and what the gates' answers rest on through import closures. ``whole``: the
+    tree must be the whole file's (no focus), for the fixer to rewrite."""
     # Tokenizing for comments costs more than the cheap scan: at first only when a
     # comment may concern xdevlint itself (a file-level noqa, an XDV code); a bare or
     # other tool's noqa only matters once there are findings to suppress.
@@ -153,23 +207,41 @@ def _lint(
     # a front end that applies them itself (flake8) reports unused ones itself.
     judge = noqa and bool(found.noqa) and config.reports(UNUSED_NOQA_CODE, path) and not UNUSED_NOQA_CODE.startswith(ignored)
     judged = [_code(rule) for rule in selected] if judge else []
-    scan = Scan(text, tree, path, config.project_index)
-    candidates = [rule for rule in selected if not prescan or _may_apply(rule, scan, config)]
-    if not candidates:  # the gates' answers may rest on what the project supplies
-        return (_unused_noqa(path, text, found, [], judged), None, *_rests_on(scan, dependencies))
-    refused = _python_refuses(scan)
-    if refused is not None and refused[3]:
-        return ((analysis_error(path, *refused[:3]),), None, *_rests_on(scan, dependencies))
-    from xdevlint.analyser import analyse  # libcst: only for a file some rule's scan keeps
+    # A large file is first cut down by text alone, unless the tree must be whole
+    # (``--fix``) or the caller parsed it already (flake8): ``stages.focus.prefocus``.
+    cut = prefocus(text, config.locations, path, config.project_index) if tree is None and not whole and len(text) > LARGE else None
+    while True:
+        work = cut.text if cut is not None else text
+        scan = cut.scan if cut is not None else Scan(text, tree, path, config.project_index)
+        candidates = [rule for rule in selected if not prescan or _may_apply(rule, scan, config)]
+        if not candidates:  # the gates' answers may rest on what the project supplies
+            return (_unused_noqa(path, text, found, [], judged), None, *_rests_on(scan, dependencies))
+        refused = _python_refuses(scan)
+        if refused is not None and refused[3]:
+            return ((analysis_error(path, *refused[:3]),), None, *_rests_on(scan, dependencies))
+        from xdevlint.analyser import analyse  # libcst: only for a file some rule's scan keeps
 
-    classes = [rule.rule if isinstance(rule, RuleSpec) else rule for rule in candidates]
-    parsed: Tuple[Union[bytes, str], str, Optional[ast.AST]] = (source, text, scan.tree)
-    focused = focus(text, scan.index, scan.move_nodes(config.locations)) if not edits and scan.index is not None else None
-    if focused is not None:  # a check only: fixes edit the whole file (``stages.focus``)
-        parsed = (focused.text, focused.text, focused.tree)
-    findings, module, analysed = analyse(*parsed, path, config, classes, refused, edits, dependencies)
-    if prescan:
-        findings = _uncleared(findings, candidates, scan)
+        classes = [rule.rule if isinstance(rule, RuleSpec) else rule for rule in candidates]
+        # ``--fix`` rewrites the tree it is given: the whole file's (``stages.focus``).
+        focused = focus(work, scan.index, scan.move_nodes(config.locations)) if not whole and scan.index is not None else None
+        hidden = cut.hidden if cut is not None else NOTHING_HIDDEN
+        parsed = work if cut is not None else source
+        try:
+            findings, module, analysed = analyse(
+                parsed, work, scan.tree, path, config, classes, refused, edits, dependencies, focused,
+                hidden | focused.hidden if focused is not None else hidden,
+            )
+        except Unfocused:  # a fix's edit would straddle lines the focus cut out
+            findings, module, analysed = analyse(parsed, work, scan.tree, path, config, classes, refused, edits, dependencies, None, hidden)
+        if prescan:  # in the lines of ``work``, as ``scan`` has them
+            findings = _uncleared(findings, candidates, scan)
+        if cut is None:
+            break
+        try:
+            findings = [cut.lines.finding(finding) for finding in findings]
+            break
+        except Unfocused:  # an edit would straddle functions the cut left out: the whole file, then
+            cut = None
     read, closure = _rests_on(scan, dependencies)
     read |= analysed
     if not noqa:

@@ -143,9 +143,7 @@ class Pool:
             return None
         if died:
             worker.process.join()
-            code = worker.process.exitcode
-            how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
-            return worker.chunk.popleft()[0], Failure(f"the worker process checking this file died ({how})")
+            return worker.chunk.popleft()[0], Failure(f"the worker process checking this file died ({_how(worker.process.exitcode)})")
         if worker.ready and time.monotonic() - worker.since >= self.timeout:
             self._stop(worker)
             return worker.chunk.popleft()[0], Failure(f"checking this file took longer than {self.timeout:g} s (--timeout); skipped")
@@ -183,6 +181,23 @@ class Pool:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _how(code: Optional[int]) -> str:
+    """How a worker ended, from its exit code (``-N``: killed by signal N)."""
+    if code is None or code >= 0:
+        return f"exit code {code}"
+    import signal
+
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        return f"killed by signal {-code}"
+    if name == "SIGKILL":  # what the kernel's out-of-memory killer sends
+        return f"killed by signal {-code}, {name}: the system may have run out of memory"
+    if name == "SIGABRT":  # a native library's failed allocation or fatal error
+        return f"killed by signal {-code}, {name}: it aborted, out of memory or on a native error"
+    return f"killed by signal {-code}, {name}"
 
 
 #: A worker's first message: it is ready to work.

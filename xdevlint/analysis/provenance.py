@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os.path
 import posixpath
-import re
 from functools import lru_cache
 from pathlib import Path
 from dataclasses import dataclass, field, replace

@@ -13,7 +13,7 @@ must never make a file worse.
 from __future__ import annotations
 
 import warnings
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 from libcst.metadata import CodePosition, PositionProvider
@@ -70,6 +70,65 @@ def fix(data: bytes, path: str, analyse: Analyse, *, unsafe: bool = False, max_p
     result, _ = analyse(current)
     assert first is not None
     return FixResult(path, data, current, tuple(applied), result, first)
+
+
+def fix_by_edits(
+    data: bytes,
+    path: str,
+    lint: Callable[[bytes], FileResult],
+    check: Callable[[bytes, bytes], Optional[str]],
+    *,
+    unsafe: bool = False,
+    max_passes: int = MAX_PASSES,
+) -> FixResult:
+    """``fix`` for a file too large to rewrite as one tree (``engine.fix_source``): each
+    pass applies, as text, the fixes' own textual edits (``Fix.all_edits``, which the
+    tests hold to the tree's rewrite), those that touch no edit another fix of the pass
+    took, imports included; ``lint`` gives each pass's findings with those edits, and
+    ``check(new, old)`` says why new bytes are not acceptable, as ``verify`` does."""
+    levels = allowed(unsafe)
+    current = data
+    applied: List[Finding] = []
+    first: Optional[FileResult] = None
+    for _ in range(max_passes):
+        result = lint(current)
+        if first is None:
+            first = result
+        chosen, duplicates = _select_by_edits(result.findings, levels)
+        if not chosen:
+            return FixResult(path, data, current, tuple(applied), result, first)
+        new = apply_text(current, [edit for finding in chosen if finding.fix is not None for edit in finding.fix.all_edits])
+        problem = check(new, current)
+        if problem is not None:
+            return _rolled_back(path, data, first, chosen[0], problem)
+        applied.extend(sorted([*chosen, *duplicates]))
+        current = new
+    result = lint(current)
+    assert first is not None
+    return FixResult(path, data, current, tuple(applied), result, first)
+
+
+def _select_by_edits(findings: Sequence[Finding], levels: FrozenSet[Applicability]) -> Tuple[List[Finding], List[Finding]]:
+    """``select`` by the fixes' whole textual view: two fixes that both add an import at
+    one place overlap, so the second waits for the next pass, which sees the import."""
+    chosen: List[Finding] = []
+    duplicates: List[Finding] = []
+    taken: List[Span] = []
+    seen: Set[Tuple[Edit, ...]] = set()
+    for finding in findings:
+        fix = finding.fix
+        if fix is None or fix.applicability not in levels or not fix.all_edits:
+            continue
+        if fix.all_edits in seen:
+            duplicates.append(finding)
+            continue
+        spans = [edit.span for edit in fix.all_edits]
+        if any(_overlap(span, other) for span in spans for other in taken):
+            continue
+        chosen.append(finding)
+        taken.extend(spans)
+        seen.add(fix.all_edits)
+    return chosen, duplicates
 
 
 def select(findings: Sequence[Finding], levels: FrozenSet[Applicability]) -> Tuple[List[Finding], List[Finding]]:
@@ -164,16 +223,23 @@ def apply(module: cst.Module, fixes: Sequence[Fix], path: Optional[str] = None) 
     return updated.bytes
 
 
-def _imports(updated: cst.Module, original: cst.Module, fixes: Sequence[Fix], path: Optional[str]) -> cst.Module:
+def _imports(
+    updated: cst.Module, original: cst.Module, fixes: Sequence[Fix], path: Optional[str],
+    reads: Callable[[str], bool] = lambda name: False,
+) -> cst.Module:
     replacements = [r for f in fixes for r in f.replacements]
     unused = made_unused(original, [r.node for r in replacements], [r.new for r in replacements], path)
     with_imports = add_imports(updated, [i for f in fixes for i in f.imports], path)
-    return remove_imports(with_imports, unused)
+    return remove_imports(with_imports, {name for name in unused if not reads(name)})
 
 
-def import_edits(module: cst.Module, fix: Fix, path: Optional[str]) -> Tuple[Edit, ...]:
-    """The textual view of ``fix``'s change to the imports, over ``module``'s text."""
-    return header_edits(module, _imports(module, module, [fix], path))
+def import_edits(
+    module: cst.Module, fix: Fix, path: Optional[str], reads: Callable[[str], bool] = lambda name: False
+) -> Tuple[Edit, ...]:
+    """The textual view of ``fix``'s change to the imports, over ``module``'s text;
+    ``reads(name)``: whether code outside ``module`` (the parts a focus left out) reads
+    ``name``, whose import then stays."""
+    return header_edits(module, _imports(module, module, [fix], path, reads))
 
 
 def textual_edit(module: cst.Module, replacement: Replacement, span: Span) -> Edit:
@@ -192,8 +258,32 @@ def textual_edit(module: cst.Module, replacement: Replacement, span: Span) -> Ed
     where, code = positions[replacement.node], around.code
     lines = lines_of(code)
     start, end = _offset(lines, where.start), _offset(lines, where.end)
-    updated = around.visit(_Replace([(replacement.node, replacement.new)]))
-    return Edit(span, updated.code[start : len(updated.code) - (len(code) - end)])
+    new = around.visit(_Replace([(replacement.node, replacement.new)])).code
+    # What follows the node reads the same after the rewrite, unless the new node took in
+    # text its span leaves out (a block's last line's comment, now inside a ``try``): then
+    # the edit reaches as far as the two texts differ.
+    same = _common_suffix(code, new, len(code) - end)
+    if same < len(code) - end:
+        moved = code[end : len(code) - same]
+        breaks = lines_of(moved)
+        if len(breaks) > 1 or moved.endswith(("\n", "\r")):
+            last = breaks[-1] if not moved.endswith(("\n", "\r")) else ""
+            span = Span(span.line, span.column, span.end_line + len(breaks) - (0 if last == "" else 1), len(last) + 1)
+        else:
+            span = Span(span.line, span.column, span.end_line, span.end_column + len(moved))
+    return Edit(span, new[start : len(new) - same])
+
+
+def _common_suffix(a: str, b: str, limit: int) -> int:
+    """The length of the longest common end of ``a`` and ``b``, at most ``limit``."""
+    low, high = 0, min(limit, len(a), len(b))
+    while low < high:  # a common end of n characters holds all shorter ones: bisect
+        middle = (low + high + 1) // 2
+        if a[len(a) - middle :] == b[len(b) - middle :]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _offset(lines: Sequence[str], where: CodePosition) -> int:

@@ -25,8 +25,10 @@ from libcst.metadata import Assignment, FunctionScope, GlobalScope, Scope
 
 from xdevlint.analysis import names
 from xdevlint.analysis.moves import Move, move_of
+from xdevlint.analysis.lifetime import Lifetime
 from xdevlint.analysis.values import Fresh, Partial, Value
-from xdevlint.fixes.syntax import Names, Reference, Region, add_keyword, fitted, parenthesized, positional, swapped
+from xdevlint.fixes.cleanup import Cleanups
+from xdevlint.fixes.syntax import Names, Reference, Region, add_keyword, fitted, merged, parenthesized, positional, swapped
 from xdevlint.model import Applicability, Fix, Import, Replacement
 
 ValueOf = Callable[[cst.CSTNode], Value]
@@ -80,16 +82,22 @@ class MoveFixes:
         atomic: bool,
         line_length: int = 88,
         leaking: Callable[[cst.Call], bool] = lambda creation: False,
+        bound: FrozenSet[str] = frozenset(),
+        lifetime_of: Callable[[cst.Call], Optional[Lifetime]] = lambda creation: None,
     ) -> None:
         self.module = module
         self.line_length = line_length
         #: Whether the temp a creation makes leaks on some path (XDV201, XDV203): staging
         #: it in the destination's directory would move that leak into a persistent place.
         self.leaking = leaking
+        #: The lifetime of the temp a creation makes (``analysis.lifetime``): how to remove
+        #: it on the paths that leak it, which makes staging it beside the destination safe.
+        self.lifetime_of = lifetime_of
+        self._cleanups: Optional[Cleanups] = None
         self.value_of = value_of
         self.move_function = move_function
         self.atomic = atomic or move_function == SAFE_MOVE
-        self.names = Names(module)
+        self.names = Names(module, bound)  # ``bound``: see ``Names``
         self._regions: Dict[cst.CSTNode, Region] = {}
         self._moves: Dict[cst.CSTNode, List[Move]] = {}
 
@@ -111,6 +119,11 @@ class MoveFixes:
         if at_source is None or call is not None and call.applicability is Applicability.SAFE:
             return call
         return at_source
+
+    def cleanups(self) -> Cleanups:
+        if self._cleanups is None:
+            self._cleanups = Cleanups(self.module, self.names)
+        return self._cleanups
 
     def _region(self, scope: Scope) -> Region:
         root: cst.CSTNode = self.module if isinstance(scope, GlobalScope) else scope.node  # type: ignore[attr-defined]
@@ -270,12 +283,23 @@ class _AtSource:
             return None
         new = self.fitted(line, creation, new)
         code = self.fixes.module.code_for_node(directory)
-        return Fix(
-            self.applicability(creation),
-            f"Create the temporary path in the destination's directory (`dir={code}`)" + self.caveat(creation),
-            (Replacement(creation, new),),
-            _unique(self.imports),
-        )
+        return self.staged(creation, f"Create the temporary path in the destination's directory (`dir={code}`)", (Replacement(creation, new),))
+
+    def staged(self, creation: cst.Call, title: str, replacements: Tuple[Replacement, ...]) -> Fix:
+        """The fix that stages the temp beside the destination. Where the temp leaks, it is
+        unsafe alone (a leftover would stay in the destination's directory, which nothing
+        cleans): then, when the temp can be removed on every path that leaves it behind,
+        that removal (XDV201's) comes with it, and the pair is safe: the program does what
+        it did, except that the rename no longer crosses filesystems and nothing is left
+        behind when it fails."""
+        if self.fixes.leaking(creation):
+            lifetime = self.fixes.lifetime_of(creation)
+            cleanup = self.fixes.cleanups().complete(lifetime) if lifetime is not None else None
+            together = merged(replacements, cleanup[0]) if cleanup is not None else None
+            if cleanup is not None and together is not None:
+                imports = _unique((*self.imports, *cleanup[1]))
+                return Fix(Applicability.SAFE, f"{title}, and remove it on the error path", together, imports)
+        return Fix(self.applicability(creation), title + self.caveat(creation), replacements, _unique(self.imports))
 
     def applicability(self, creation: cst.Call) -> Applicability:
         """Unsafe for a temp that leaks: its leftovers would land in the destination's
@@ -344,13 +368,8 @@ class _AtSource:
                 carried = []
             statements.append(changed)
         code = self.fixes.module.code_for_node(directory)
-        return Fix(
-            self.applicability(creation),
-            f"Create the temporary path in the destination's directory (`{name}` bound first, `dir={code}`)"
-            + self.caveat(creation),
-            (Replacement(block, block.with_changes(body=statements)),),
-            _unique(self.imports),
-        )
+        title = f"Create the temporary path in the destination's directory (`{name}` bound first, `dir={code}`)"
+        return self.staged(creation, title, (Replacement(block, block.with_changes(body=statements)),))
 
     def hoistable(self, line: cst.BaseStatement, body: List[cst.BaseStatement], first: int) -> Optional[Tuple[cst.BaseStatement, str]]:
         """The code's own ``name = value`` for the move's destination, when it can move up
@@ -382,7 +401,7 @@ class _AtSource:
         """A name nothing in the function (nor the module) uses, for the destination."""
         used = {node.value for node in self.region.nodes if isinstance(node, cst.Name)}
         for candidate in ("destination", "destination_path", "target_path"):
-            if candidate not in used and Names.is_free(candidate, self.scope):
+            if candidate not in used and self.fixes.names.is_free(candidate, self.scope):
                 return candidate
         return None
 

@@ -11,7 +11,7 @@ that have a finding, so checking a clean file never pays for them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
 from libcst.metadata import (
@@ -23,7 +23,7 @@ from libcst.metadata import (
 )
 
 from xdevlint.analysis.tree import children
-from xdevlint.model import Import
+from xdevlint.model import Import, Replacement
 
 
 class Region:
@@ -113,8 +113,10 @@ class Names:
     node identity, so the nodes rules hold can be looked up here.
     """
 
-    def __init__(self, module: cst.Module) -> None:
+    def __init__(self, module: cst.Module, bound: FrozenSet[str] = frozenset()) -> None:
         self.module = module
+        #: Module-level names bound outside ``module``'s text (by the parts a focus left out).
+        self.bound = bound
         #: By the index of a module-level statement: the scopes of the nodes under it.
         self._scopes: Dict[Tuple[int, ...], Dict[cst.CSTNode, Optional[Scope]]] = {}
         self._global_free: Optional[List[bool]] = None
@@ -220,17 +222,17 @@ class Names:
                     best = code
         return best
 
-    @staticmethod
-    def _resolves(scope: Scope, name: str, qualified: str) -> bool:
+    def _resolves(self, scope: Scope, name: str, qualified: str) -> bool:
         """Whether ``name`` read in ``scope`` means only the import of ``qualified``."""
+        if name in self.bound:  # a left-out function or class of that name rebinds it
+            return False
         found = scope.get_qualified_names_for(name)
         return bool(found) and all(q.name == qualified and q.source is QualifiedNameSource.IMPORT for q in found)
 
-    @staticmethod
-    def is_free(name: str, scope: Scope) -> bool:
+    def is_free(self, name: str, scope: Scope) -> bool:
         """Whether a module-level import of ``name`` would clash with nothing: no
         binding of it where the fix is, nor anywhere at module level."""
-        if name in scope:
+        if name in scope or name in self.bound:
             return False
         return name not in scope.globals
 
@@ -343,6 +345,23 @@ class _Swap(cst.CSTTransformer):
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> cst.CSTNode:  # type: ignore[override]
         return self.new if original_node is self.old else updated_node
+
+
+def merged(first: Sequence[Replacement], second: Sequence[Replacement]) -> Optional[Tuple[Replacement, ...]]:
+    """The replacements of ``second`` and ``first`` as one set that does both: one of
+    ``first`` whose node lies in a new tree of ``second`` (which reuses the nodes it
+    leaves as they were) is made there. None when they overlap otherwise."""
+    result = list(second)
+    for replacement in first:
+        for index, other in enumerate(result):
+            if _holds(other.new, replacement.node):
+                result[index] = Replacement(other.node, swapped(other.new, replacement.node, replacement.new))
+                break
+        else:
+            if any(_holds(other.node, replacement.node) or _holds(replacement.node, other.node) for other in result):
+                return None
+            result.append(replacement)
+    return tuple(result)
 
 
 def swapped(tree: cst.CSTNode, old: cst.CSTNode, new: cst.CSTNode) -> cst.CSTNode:

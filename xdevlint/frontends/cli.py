@@ -89,7 +89,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--project-index", action=argparse.BooleanOptionalAction, default=None,
         help="follow names, helpers and constants into the project's other modules (default: off)",
     )
-    parser.add_argument("--force-exclude", action="store_true", help="apply excludes to paths given by name, too (for pre-commit)")
+    parser.add_argument(
+        "--force-exclude", action=argparse.BooleanOptionalAction, default=None,
+        help="apply the excludes to files and directories named on the command line too (for pre-commit; "
+        "default: off, as force-exclude in the configuration)",
+    )
+    parser.add_argument(
+        "--max-file-size", metavar="SIZE",
+        help="report larger files as XDV000 instead of checking them, e.g. 20MB, 512kB (0: no limit; default: 20MB)",
+    )
     parser.add_argument(
         "--output-format", "--format", dest="format", choices=FORMATS, default="text", help="output format (default: text)"
     )
@@ -150,6 +158,12 @@ def _overrides(args: argparse.Namespace) -> Dict[str, Any]:
         overrides["respect_gitignore"] = args.respect_gitignore
     if args.project_index is not None:
         overrides["project_index"] = args.project_index
+    if args.force_exclude is not None:
+        overrides["force_exclude"] = args.force_exclude
+    if args.max_file_size is not None:
+        from xdevlint.config import parse_size
+
+        overrides["max_file_size"] = parse_size(args.max_file_size, "--max-file-size", args.max_file_size)
     for option in ("exclude", "extend_exclude"):
         value = getattr(args, option)
         if value is not None:
@@ -192,7 +206,7 @@ def check(args: argparse.Namespace, stdin: TextIO, fixing: Optional["FixRun"] = 
     resolver = ConfigResolver(explicit, {**inline, **_overrides(args)}, isolated=args.isolated)
     edits = args.format in ("json", "sarif")  # the formats that print a fix's edits
     paths = tuple(args.paths) or (STDIN,) if args.stdin_filename and not args.paths else tuple(args.paths) or (".",)
-    found = list(discover(paths, resolver.for_path, force_exclude=args.force_exclude))
+    found = list(discover(paths, resolver.for_path))  # ``--force-exclude`` is in the configuration
     if not found and not args.quiet:  # as ruff: a run that checked nothing should not look like a clean one
         sys.stderr.write("warning: No Python files found under the given path(s)\n")
     if fixing is not None and not fixing.diff:
@@ -208,7 +222,7 @@ def check(args: argparse.Namespace, stdin: TextIO, fixing: Optional["FixRun"] = 
         name = args.stdin_filename or STDIN
         config = resolver.for_path(name if name != STDIN else os.path.join(os.getcwd(), STDIN))
         data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode()
-        if not (name != STDIN and config.is_excluded(name) and args.force_exclude):
+        if not (name != STDIN and config.is_excluded(name) and config.force_exclude):
             stdin_result = fixing.process(data, name, config, from_stdin=True) if fixing else lint_source(data, name, config, edits=edits)
     settings = Settings(
         jobs=args.jobs or available_cpus(),

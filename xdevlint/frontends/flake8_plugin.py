@@ -37,7 +37,7 @@ from __future__ import annotations
 import argparse
 import ast
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Type
+from typing import TYPE_CHECKING, Any, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple, Type
 
 from xdevlint import __version__
 
@@ -67,6 +67,9 @@ class XdevlintChecker:
     enabled: bool = True
     #: flake8's ``--disable-noqa`` turns every noqa off, ours (in another case) too.
     honour_noqa: bool = True
+    #: Opt-in codes ``--select``/``--extend-select`` name whole (``parse_options``): an
+    #: opt-in rule runs only then, as with the CLI's ``select``.
+    opted_in: FrozenSet[str] = frozenset()
 
     def __init__(self, tree: ast.AST, lines: Sequence[str], filename: str) -> None:
         # flake8 picks plugins by parameter name: ``tree`` makes this a once-per-file
@@ -121,6 +124,9 @@ class XdevlintChecker:
     def parse_options(cls, options: argparse.Namespace) -> None:
         cls.enabled = may_report_xdv(options)
         cls.honour_noqa = not getattr(options, "disable_noqa", False)
+        cls.opted_in = frozenset(
+            code.strip().upper() for name in ("select", "extend_select") for code in getattr(options, name, None) or ()
+        )
         if not cls.enabled:
             return
         from xdevlint.config import ConfigError
@@ -140,13 +146,18 @@ class XdevlintChecker:
         from xdevlint.stages.suppress import comments, written_in_another_case
 
         text = "".join(self.lines)
-        result = lint_text(text, self.filename, self.config, registry.SPECS, noqa=False, edits=False, tree=self.tree)
+        specs = [spec for spec in registry.SPECS if not spec.opt_in or spec.code in type(self).opted_in]
+        result = lint_text(text, self.filename, self.config, specs, noqa=False, edits=False, tree=self.tree)
         found = comments(text) if result.findings and type(self).honour_noqa else None
         for finding in result.findings:
             if found is not None and written_in_another_case(finding, found):
                 continue  # flake8 compares codes as written: `# noqa: xdv101` means XDV101 here as in the CLI
             # flake8 columns are 0-based (it prints them +1); ours are 1-based.
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)
+
+
+#: Where flake8's ``DecisionEngine`` keeps the code prefixes it decides by.
+_PREFIXES = ("selected", "ignored", "selected_explicitly", "ignored_explicitly")
 
 
 def may_report_xdv(options: argparse.Namespace) -> bool:
@@ -156,11 +167,21 @@ def may_report_xdv(options: argparse.Namespace) -> bool:
     ``--ignore``, ``--extend-ignore`` and the plugins' default selection, exactly as it
     will for each error; per-file ignores can only ignore more. If it cannot be asked
     (options from another harness), the plugin stays on.
+
+    Every code is ``XDV`` and three digits: when flake8 selects none of the thousand,
+    the answer is no without importing anything of xdevlint's (the model and the
+    registry cost a run of ``flake8 --select F`` on a small tree a few percent). The
+    engine tells codes apart only by the prefixes it was given: unless one of them is
+    longer than ``XDV``, one code stands for all thousand.
     """
     try:
         from flake8.style_guide import Decision, DecisionEngine  # type: ignore[import-untyped]
 
         engine = DecisionEngine(options)
+        given = [p for name in _PREFIXES for p in getattr(engine, name, ("XDV0",))]
+        every = range(1000) if any(p.startswith("XDV") and len(p) > 3 for p in given) else range(1)
+        if not any(engine.decision_for(f"XDV{number:03}") is Decision.Selected for number in every):
+            return False
         from xdevlint.model import ANALYSIS_ERROR_CODE
         from xdevlint.registry import SPECS
 

@@ -42,19 +42,25 @@ class MoveRule(Rule):
             self.context.move_function_atomic,
             self.context.line_length,
             self._leaking,
+            self.context.bound_elsewhere,
+            self._lifetime,
         )
         self._lifetimes = None
 
     def _leaking(self, creation: cst.Call) -> bool:
         """Whether XDV201 or XDV203 would report the temp ``creation`` makes (whether or
-        not they are selected: the leak is there either way). The lifetimes are worked
-        out only when a ``dir=`` fix asks, so that files without one never pay for them."""
+        not they are selected: the leak is there either way)."""
+        lifetime = self._lifetime(creation)
+        return lifetime is not None and (lifetime.leaking or lifetime.never_released)
+
+    def _lifetime(self, creation: cst.Call) -> Optional[Lifetime]:
+        """The lifetime of the temp ``creation`` makes: worked out only when a ``dir=`` fix
+        asks, so that files without one never pay for them."""
         if self._lifetimes is None:
             assert self._module is not None
             found = Analysis(self._module, self.value_of).lifetimes()
             self._lifetimes = {lifetime.temp.creation: lifetime for lifetime in found}
-        lifetime = self._lifetimes.get(creation)
-        return lifetime is not None and (lifetime.leaking or lifetime.never_released)
+        return self._lifetimes.get(creation)
 
     def visit_Call(self, node: cst.Call) -> None:
         for effect in self.value_of(node).moves:

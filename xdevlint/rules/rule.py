@@ -45,6 +45,9 @@ class RuleContext:
     move_function_atomic: bool = False
     #: The longest line fixed code may make (the file's ruff or black ``line-length``).
     line_length: int = 88
+    #: Module-level names bound by the parts of the file the analysis does not see (the
+    #: functions and classes a focus left out): a fix's new import must not clash with one.
+    bound_elsewhere: FrozenSet[str] = frozenset()
 
 
 class Rule(cst.BatchableCSTVisitor, Documented):

@@ -72,7 +72,12 @@ class CrossMountRename(MoveRule):
        one directory and remains atomic. (The temp is visible in that directory while it
        is written, as in every atomic-write recipe.) An explicit `dir=` other than
        `None` or `tempfile.gettempdir()` is left alone, and so is `os.renames`, which may
-       be the one creating the destination's directory.
+       be the one creating the destination's directory. When the temp is left behind on
+       some error path (XDV201), staging it beside the destination would leave that
+       leftover where nothing cleans it: the fix then also removes the temp on every
+       such path (XDV201's removal), one edit for both findings, which keeps the
+       program's behaviour except for the bug; where no one rewrite can remove it on
+       every path (or nothing ever does: XDV203), `dir=` alone is unsafe.
     2. **The configured `move-function`**: `os.rename`, `os.replace`, `os.renames`,
        `Path.rename` and `Path.replace` calls become `move(src, dst)`, importing it where
        imports go (or reusing an import already there). Safe only when the function is

@@ -184,6 +184,24 @@ class Scan:
             found.update(id(node) for node, spelling in named if spelling in spelt)
         return found
 
+    def move_words(self, locations: Locations) -> FrozenSet[str]:
+        """Every identifier that makes a node of ``move_nodes`` wherever it stands,
+        besides the move words themselves: the names and attributes the file binds to a
+        move or move-like function, and each part of what the project supplies (and of
+        the names assigned from it). Code elsewhere that uses none of them and spells no
+        move word holds no move node (``stages.focus.prefocus``)."""
+        index = self.index
+        if index is None:
+            return frozenset()
+        _, _, aliases, attributes = _move_aliases(index.nodes)
+        _, like, like_attributes = _move_like_aliases(index.nodes)
+        words = aliases | attributes | like | like_attributes
+        spellings = self.supplied(locations).spellings
+        if spellings:
+            for spelling in _aliased(index, self._spelt_nodes(), spellings):
+                words.update(spelling.split("."))
+        return frozenset(words)
+
     def _spelt_nodes(self) -> List[Tuple[ast.AST, str]]:
         """Each name and chain of attributes off one in the file, with how it is spelt
         (``_spelling``): what the project supplies is looked for among them."""
@@ -504,10 +522,38 @@ def _has_move_call(index: Optional[ModuleIndex]) -> bool:
 
 def _move_calls(index: ModuleIndex) -> Iterator[ast.Call]:
     """Every call that could be a filesystem move (sound over-approximation)."""
+    nodes = index.nodes
+    modules, classes, aliases, attribute_aliases = _move_aliases(nodes)
+    for node in nodes:
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if _hands_on_a_move(node, aliases):
+            yield node  # a move handed on with its arguments: ``run_in_executor(None, os.rename, a, b)``
+        elif isinstance(func, ast.Name):
+            if func.id in aliases:
+                yield node
+        elif isinstance(func, ast.Attribute):
+            if func.attr in attribute_aliases:
+                yield node
+                continue
+            if func.attr not in _MOVE_ATTRIBUTES:
+                continue
+            receiver = func.value
+            if isinstance(receiver, ast.Name) and (receiver.id in modules or receiver.id in classes):
+                yield node
+            elif isinstance(receiver, ast.Attribute) and receiver.attr in _PATH_CLASS_NAMES:
+                yield node  # pathlib.Path.rename(p, q)
+            elif _may_be_path_method(node):
+                yield node
+
+
+def _move_aliases(nodes: List[ast.AST]) -> Tuple[Set[str], Set[str], Set[str], Set[str]]:
+    """The local names of the os module and of pathlib's path classes, and the names
+    and the attributes bound to a move function."""
     modules: Set[str] = set()  # local names of the os module
     classes: Set[str] = set()  # local names of pathlib path classes
     aliases: Set[str] = set()  # names bound to a move function
-    nodes = index.nodes
     for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -536,28 +582,7 @@ def _move_calls(index: ModuleIndex) -> Iterator[ast.Call]:
                         aliases.add(target.id)
                     elif isinstance(target, ast.Attribute):
                         attribute_aliases.add(target.attr)
-    for node in nodes:
-        if not isinstance(node, ast.Call):
-            continue
-        func = node.func
-        if _hands_on_a_move(node, aliases):
-            yield node  # a move handed on with its arguments: ``run_in_executor(None, os.rename, a, b)``
-        elif isinstance(func, ast.Name):
-            if func.id in aliases:
-                yield node
-        elif isinstance(func, ast.Attribute):
-            if func.attr in attribute_aliases:
-                yield node
-                continue
-            if func.attr not in _MOVE_ATTRIBUTES:
-                continue
-            receiver = func.value
-            if isinstance(receiver, ast.Name) and (receiver.id in modules or receiver.id in classes):
-                yield node
-            elif isinstance(receiver, ast.Attribute) and receiver.attr in _PATH_CLASS_NAMES:
-                yield node  # pathlib.Path.rename(p, q)
-            elif _may_be_path_method(node):
-                yield node
+    return modules, classes, aliases, attribute_aliases
 
 
 def _may_be_path_method(node: ast.Call) -> bool:
@@ -670,6 +695,8 @@ def _stages(index: Optional[ModuleIndex], found: Optional[Set[str]]) -> bool:
 
 #: What XDV202 counts as a move: the last component of every move-like function.
 _GUARDED_MOVE_ATTRIBUTES = frozenset(q.rsplit(".", 1)[1] for q in names.MOVE_LIKE_FUNCTIONS) | _MOVE_ATTRIBUTES
+#: Every function or attribute name a move node may spell (``Scan.move_nodes``).
+MOVE_WORDS: FrozenSet[str] = _GUARDED_MOVE_ATTRIBUTES
 _GUARDED_MOVE_MODULES = frozenset({"os", "shutil", "pathlib", "xdevlint", "safemove"}) | _PATH_CLASS_NAMES
 _GUARDED_MOVE_WORD = _words(_GUARDED_MOVE_ATTRIBUTES)
 _TRY = re.compile(r"try\s*:")
@@ -815,7 +842,27 @@ def _assigned_from(index: ModuleIndex, node: ast.AST) -> Iterator[str]:
 
 def _move_like(index: ModuleIndex, candidates: Iterable[ast.AST]) -> Iterator[ast.AST]:
     """The ``candidates`` that call a move-like function or hand one to a call."""
-    nodes = index.nodes
+    modules, aliases, attribute_aliases = _move_like_aliases(index.nodes)
+    for node in candidates:
+        if isinstance(node, ast.Name):
+            if node.id in aliases:
+                yield node  # called, or handed to a call: ``to_thread(mv, a, b)``
+        elif isinstance(node, ast.Attribute):
+            if node.attr in attribute_aliases:
+                yield node
+            elif node.attr in _GUARDED_MOVE_ATTRIBUTES:
+                receiver = node.value
+                if isinstance(receiver, ast.Name) and receiver.id in modules:
+                    yield node
+                elif isinstance(receiver, ast.Attribute) and receiver.attr in modules:
+                    yield node
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in names.MOVE_METHODS and _may_be_path_method(node):
+            yield node
+
+
+def _move_like_aliases(nodes: List[ast.AST]) -> Tuple[Set[str], Set[str], Set[str]]:
+    """The local names of os, shutil, pathlib and safemove, and the names and the
+    attributes bound to a move-like function."""
     modules: Set[str] = set(_PATH_CLASS_NAMES)  # local names of os, shutil, pathlib, safemove
     aliases: Set[str] = set()  # local names of move-like functions
     for node in nodes:
@@ -847,21 +894,7 @@ def _move_like(index: ModuleIndex, candidates: Iterable[ast.AST]) -> Iterator[as
                     (aliases if moving else modules).add(target.id)
                 elif isinstance(target, ast.Attribute):
                     (attribute_aliases if moving else modules).add(target.attr)
-    for node in candidates:
-        if isinstance(node, ast.Name):
-            if node.id in aliases:
-                yield node  # called, or handed to a call: ``to_thread(mv, a, b)``
-        elif isinstance(node, ast.Attribute):
-            if node.attr in attribute_aliases:
-                yield node
-            elif node.attr in _GUARDED_MOVE_ATTRIBUTES:
-                receiver = node.value
-                if isinstance(receiver, ast.Name) and receiver.id in modules:
-                    yield node
-                elif isinstance(receiver, ast.Attribute) and receiver.attr in modules:
-                    yield node
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in names.MOVE_METHODS and _may_be_path_method(node):
-            yield node
+    return modules, aliases, attribute_aliases
 
 
 _TEMP_FACTORY_WORD = _words(FACTORY_NAMES | DOWNLOAD_NAMES)

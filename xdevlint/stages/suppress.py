@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from xdevlint.model import Finding
+from xdevlint.stages.sections import LARGE, statements as top_level
 
 # flake8's syntax: "# noqa", "# noqa: XDV101", "# noqa:XDV101,XDV102"; a code list
 # must follow the colon directly (one optional space), else it is a bare noqa.
@@ -79,7 +80,7 @@ def comments(text: str) -> Comments:
     bracket) keeps the comments before that point; the rest count as nothing."""
     if "noqa" not in text.lower():
         return NO_COMMENTS
-    found, ranges = _tokens(text)
+    found, ranges = _noqa_tokens(text)
     file_suppressed = False
     file_codes: List[str] = []
     directives: List[Noqa] = []
@@ -101,8 +102,29 @@ def statements(text: str) -> List[Tuple[int, int]]:
     return _tokens(text)[1]
 
 
-def _tokens(text: str) -> Tuple[List[Tuple[int, int, int, str]], List[Tuple[int, int]]]:
-    """The comments (line, start, end, text) and the statements' line ranges."""
+def _noqa_tokens(text: str) -> Tuple[List[Tuple[int, int, int, str]], List[Tuple[int, int]]]:
+    """``_tokens`` of the parts of ``text`` that say ``noqa``. Python's tokenizer takes
+    about 2 s a megabyte: a large file is tokenized one top-level statement at a time
+    (each tokenizes alone as it does in the file), and only the statements that say
+    ``noqa``, which is where every suppression comment is."""
+    found = top_level(text) if len(text) > LARGE else None
+    if found is None:
+        return _tokens(text)
+    comments: List[Tuple[int, int, int, str]] = []
+    ranges: List[Tuple[int, int]] = []
+    pieces = [(0, 1), *((s.offset, s.line) for s in found), (len(text), 0)]
+    for (start, line), (end, _) in zip(pieces, pieces[1:]):
+        piece = text[start:end]
+        if "noqa" in piece.lower():
+            more, spans = _tokens(piece, line - 1)
+            comments.extend(more)
+            ranges.extend(spans)
+    return comments, ranges
+
+
+def _tokens(text: str, shift: int = 0) -> Tuple[List[Tuple[int, int, int, str]], List[Tuple[int, int]]]:
+    """The comments (line, start, end, text) and the statements' line ranges; ``shift``
+    is added to every line."""
     found: List[Tuple[int, int, int, str]] = []
     ranges: List[Tuple[int, int]] = []
     opened: Optional[int] = None
@@ -110,13 +132,13 @@ def _tokens(text: str) -> Tuple[List[Tuple[int, int, int, str]], List[Tuple[int,
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
             kind = token.type
             if kind == tokenize.COMMENT:
-                found.append((token.start[0], token.start[1], token.end[1], token.string))
+                found.append((token.start[0] + shift, token.start[1], token.end[1], token.string))
             elif kind in (tokenize.NEWLINE, tokenize.ENDMARKER):
                 if opened is not None:
-                    ranges.append((opened, token.start[0]))
+                    ranges.append((opened, token.start[0] + shift))
                 opened = None
             elif kind not in (tokenize.NL, tokenize.INDENT, tokenize.DEDENT) and opened is None:
-                opened = token.start[0]
+                opened = token.start[0] + shift
     except (tokenize.TokenError, SyntaxError):
         pass
     return found, ranges
