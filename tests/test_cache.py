@@ -259,13 +259,12 @@ def test_fix_skips_files_whose_cached_result_has_nothing_to_fix(tmp_path: Path, 
     fixed = checked
     fixed.clear()
     out = io.StringIO()
-    assert main(["--fix", "--jobs", "1", str(root)], stdout=out) == 1
-    # clean.py has no finding, swallow.py's XDV202 has no fix, and bad.py's fixes are all
-    # unsafe (its temp leaks if the write fails): the cached results say there is nothing to do
-    assert fixed == []
-    main(["--fix", "--unsafe-fixes", "--jobs", "1", str(root)], stdout=io.StringIO())
+    assert main(["--fix", "--jobs", "1", str(root)], stdout=out) == 1  # swallow.py's XDV202 has no fix
+    # clean.py has no finding and swallow.py's only one has no fix: the cached results say
+    # there is nothing to do there; bad.py's temp is staged beside the cache and removed on error
     assert fixed == ["bad.py"]
-    assert "mkstemp(dir=cache_dir)" in (root / "pkg" / "bad.py").read_text()
+    source = (root / "pkg" / "bad.py").read_text()
+    assert "mkstemp(dir=cache_dir)" in source and "os.unlink(tmp)" in source
     fixed.clear()
     main(["--fix", "--unsafe-fixes", "--jobs", "1", str(root)], stdout=io.StringIO())
     assert fixed == []  # the fixed bytes' result was cached by the fixing run
