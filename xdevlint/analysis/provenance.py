@@ -1240,7 +1240,12 @@ class _Interpreter:
                 path = directory.derived(STR_KIND, Relation.BELOW).evolve(staged=frozenset({arguments.node(dir_index, "dir")}))
             else:  # dir= maybe, through *args/**kwargs: nothing known
                 path = Value(kinds=STR_KIND)
-            path = path.with_idents(frozenset({Fresh(call)})).with_evidence(frozenset({f"made by `{callee}()`"}))
+            path = path.with_idents(frozenset({Fresh(call)}))
+            if directory is None or TEMP in directory.locations:
+                # Staged in the temp location. A temp the code placed with ``dir=`` elsewhere
+                # is staged only if that directory is (its evidence came along with it): the
+                # author chose where it lies, most often beside its destination.
+                path = path.with_evidence(frozenset({f"made by `{callee}()`"}))
             if callee == "tempfile.mkstemp":
                 return path.evolve(elements=(EMPTY, path))
             return path.evolve(kinds=frozenset({kind}))
@@ -1297,6 +1302,9 @@ class _Interpreter:
         return EMPTY
 
     def method_call(self, receiver: Value, method: str, args: List[Value], keywords: Dict[str, Value]) -> Value:
+        if method in _PATH_ONLY_METHODS and not receiver.is_path and receiver.idents:
+            # Only a path has them (``str`` has none): ``path.with_name(x)`` on a parameter.
+            receiver = receiver.derived(PATH_KIND, Relation.SAME)
         if receiver.is_path:
             if method == "joinpath":
                 return self.joined([receiver, *args], PATH_KIND)
@@ -1312,6 +1320,9 @@ class _Interpreter:
             return self.formatted(receiver.literal, "{", args[0] if args else EMPTY)
         return EMPTY
 
+
+#: ``Path`` methods no other common type has: their receiver is a path, whatever else is known.
+_PATH_ONLY_METHODS = frozenset({"with_name", "with_suffix", "with_stem", "joinpath"})
 
 #: ``Path`` methods whose result is a path, and where it lies relative to the receiver.
 _PATH_METHODS: Dict[str, Relation] = {
