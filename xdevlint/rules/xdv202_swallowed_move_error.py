@@ -11,7 +11,7 @@ from xdevlint.analysis.lifetime import calls_in
 from xdevlint.analysis.locations import Locations
 from xdevlint.analysis.moves import move_of
 from xdevlint.analysis.tree import children
-from xdevlint.analysis.values import Value
+from xdevlint.analysis.values import Token, Value
 from xdevlint.rules.rule import Rule, snippet
 from xdevlint.stages.scan import Scan
 
@@ -32,6 +32,9 @@ _FALLBACK_FUNCTIONS: FrozenSet[str] = names.MOVE_LIKE_FUNCTIONS | {"os.symlink",
 _FALLBACK_WORDS: FrozenSet[str] = frozenset(
     {"copy", "copy2", "copyfile", "copytree", "copyfileobj", "move", "mv", "rename", "renames", "link", "hardlink", "symlink"}
 )
+#: Calls that open a path (their first argument), and path methods that read the path they are called on.
+_OPENS: FrozenSet[str] = frozenset({"builtins.open", "io.open", "os.open"})
+_READ_METHODS: FrozenSet[str] = frozenset({"open", "read_bytes", "read_text"})
 #: Modules whose functions of those names copy objects, not files.
 _NOT_FILE_COPIES: FrozenSet[str] = frozenset({"copy.copy", "copy.deepcopy"})
 
@@ -192,7 +195,7 @@ class SwallowedMoveError(Rule):
         for item in node.items:
             how = self.suppressor(item.item)
             if how is not None:
-                if not self.falls_back_after(node, self.functions[-1]):
+                if not self.falls_back_after(node, self.functions[-1], move=move):
                     self.report(node, self.MESSAGE.format(clause=self.code(node), move=self.code(move), how=how))
                 return
 
@@ -204,7 +207,7 @@ class SwallowedMoveError(Rule):
             return
         for handler in node.handlers:
             if self.catches_exdev(handler.type) and self.swallows(handler, self.functions[-1]):
-                if not self.falls_back_after(handler, self.functions[-1], node):
+                if not self.falls_back_after(handler, self.functions[-1], node, move):
                     self.report(handler, self.MESSAGE.format(clause=self.code(handler), move=self.code(move), how=self.HANDLER))
             if handler.type is None or self.catches(handler.type, _ALL_OS_ERRORS):
                 return  # every later clause is too late for an OSError
@@ -457,11 +460,14 @@ class SwallowedMoveError(Rule):
 
     # -- the code after the clause
 
-    def falls_back_after(self, node: cst.CSTNode, function: Optional[Function], statement: Optional[cst.CSTNode] = None) -> bool:
+    def falls_back_after(
+        self, node: cst.CSTNode, function: Optional[Function], statement: Optional[cst.CSTNode] = None, move: Optional[cst.Call] = None
+    ) -> bool:
         """Whether, when ``node`` (a clause, or a suppressing ``with``) lets the program go on,
         the code after it copies or moves: ``try: os.link(a, b); return / except OSError:
-        pass / shutil.copy2(a, b)``. A move guarded by a ``try`` of its own is no fallback:
-        its failure is caught again."""
+        pass / shutil.copy2(a, b)``, or opens the ``move``'s source to copy it by hand
+        (``with open(src, "rb") as f: ...``). A move guarded by a ``try`` of its own is no
+        fallback: its failure is caught again."""
         body = _statements(node.body) if isinstance(node, (cst.ExceptHandler, cst.ExceptStarHandler)) else []
         last = body[-1] if body else None
         if isinstance(last, cst.SimpleStatementLine) and last.body and isinstance(last.body[-1], cst.Return):
@@ -473,11 +479,26 @@ class SwallowedMoveError(Rule):
         blocks = _following(root, statement if statement is not None else node, leaves_loop)
         if isinstance(statement, (cst.Try, cst.TryStar)) and statement.finalbody is not None:
             blocks.insert(0, statement.finalbody)
+        found = move_of(move, self.value_of) if move is not None else None
+        source = self.value_of(found.source).idents if found is not None and not found.passed else frozenset()
         for block in blocks:
             for call in calls_in(block):
-                if self.is_fallback(call, self.value_of(call.func).callees, _call_name(call)) and not _guarded(block, call):
+                if _guarded(block, call):
+                    continue
+                if self.is_fallback(call, self.value_of(call.func).callees, _call_name(call)) or source and self.reads(call, source):
                     return True
         return False
+
+    def reads(self, call: cst.Call, source: FrozenSet[Token]) -> bool:
+        """Whether ``call`` opens or reads a path named by ``source`` (an ident of the move's source)."""
+        func = call.func
+        if self.value_of(func).callees & _OPENS:
+            target: Optional[cst.BaseExpression] = call.args[0].value if call.args and not call.args[0].star else None
+        elif isinstance(func, cst.Attribute) and func.attr.value in _READ_METHODS:
+            target = func.value
+        else:
+            return False
+        return target is not None and bool(self.value_of(target).idents & source)
 
     # -- helpers
 
