@@ -316,6 +316,24 @@ def _key(expression: Node) -> Optional[str]:
     return None
 
 
+#: Words of a function's or a flag's name that say it removes what it is given.
+_REMOVING_WORD = re.compile(r"clean|remov|delet|unlink|rmtree|rmdir|purge", re.I)
+
+
+def _is_remover_name(expression: Node, callees: FrozenSet[str]) -> bool:
+    """A function handed over by a name that says it removes (``remove_tree``), not the stdlib's."""
+    name = _terminal(expression)
+    return name is not None and _REMOVING_WORD.search(name) is not None and all(c.split(".", 1)[0] not in _STDLIB for c in callees)
+
+
+def _asks_removal(arg: cst.Arg) -> bool:
+    """``auto_delete_file=True``, ``cleanup=True``: a keyword flag asking the callee to remove."""
+    return (
+        arg.keyword is not None and _REMOVING_WORD.search(arg.keyword.value) is not None
+        and isinstance(arg.value, cst.Name) and arg.value.value == "True"
+    )
+
+
 def _terminal(func: Node) -> Optional[str]:
     if isinstance(func, cst.Name):
         return func.value
@@ -757,7 +775,8 @@ class Analysis:
 
     def _inside_another(self, temp: Temp, temps: List[Temp]) -> bool:
         """A temp made inside another temp directory of the function (``mkstemp(dir=d)``,
-        ``dir=work`` of ``with TemporaryDirectory() as work``) goes when that one goes."""
+        ``dir=work`` of ``with TemporaryDirectory() as work``) goes when that one goes; so
+        does one made in a staging directory the program keeps (``dir=self.tmpdir``)."""
         factory = names.TEMP_FACTORIES.get(temp.factory)
         if factory is not None and temp.factory in self.value_of(temp.creation.func).callees:
             directory = _argument(temp.creation, factory[0], "dir")
@@ -766,6 +785,11 @@ class Analysis:
         if directory is None:
             return False
         if any(other is not temp and other.kind in (DIRECTORY, DIRECTORY_OBJECT) and self.refers(directory, other) for other in temps):
+            return True
+        placed = self.value_of(directory)
+        if placed.evidence and TEMP not in placed.locations:
+            # ``mkstemp(dir=module.tmpdir)``: a staging directory of the program's own, not
+            # the system's temp location; who made it removes it whole (as XDV203 has it).
             return True
         scope = self.scope_of.get(temp.creation)
         if isinstance(directory, cst.Name):
@@ -1261,6 +1285,8 @@ class Analysis:
                 return True  # a closure that removes the temp
         if self._registers_cleanup(call, temp) or self.self_method_releases(call, temp):
             return True
+        if any(_asks_removal(a) for a in call.args) and any(self.names_directory(a.value, temp) for a in call.args):
+            return True  # ``upload(path=tmp, delete_after_upload=True)``: the callee removes it
         name = _terminal(func)
         return (
             name is not None and not value.defs
@@ -1330,6 +1356,8 @@ class Analysis:
                 return True
             elif isinstance(expression, cst.Lambda) and any(self.cleans(c, temp) for c in calls_in(expression.body)):
                 return True
+            elif not value.defs and _is_remover_name(expression, value.callees):
+                remover = True  # ``ExitHandler.register(remove_tree, d)``: another module's, at its word
             else:
                 for definition in self.sorted_defs(value):
                     if isinstance(definition, cst.FunctionDef):
@@ -2082,6 +2110,8 @@ class _Flow:
                 callees = self.a.value_of(current.func).callees
                 if callees and callees <= names.NON_RAISING_CALLS:
                     pass
+                elif _terminal(current.func) in _REGISTRATIONS:
+                    pass  # ``atexit.register(f, d)``, ``stack.callback(...)``: a registration does not fail
                 elif callees and callees <= names.NON_RAISING_WITH_DEFAULT and len(current.args) == 2 and not any(
                     a.star or a.keyword is not None for a in current.args
                 ):

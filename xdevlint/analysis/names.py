@@ -188,6 +188,8 @@ NON_RAISING_CALLS: FrozenSet[str] = frozenset(
     | {"os.close", "os.getpid", "os.getppid", "os.getuid", "os.geteuid", "os.getgid", "os.umask"}
     # The interpreter's own list and dict: appending, inserting and looking up never fail.
     | {"sys.path.append", "sys.path.insert", "sys.modules.get"}
+    # The environment: a copy or a look-up (with its default) of a dict in memory.
+    | {"os.environ.copy", "os.environ.get", "os.getenv"}
     # A path from strings (``Path(f.name)``); what a loop counts through (iterating a
     # name is no call either); a string quoted for a shell.
     | PATH_CLASSES | {"builtins.range", "builtins.enumerate", "builtins.zip", "shlex.quote", "pipes.quote"}
