@@ -106,6 +106,14 @@ def test_no_colour_on_a_terminal_with_no_color(project: Path) -> None:
     assert "XDV101" in output and not ANSI.search(output)
 
 
+def test_a_stub_has_nothing_to_report(project: Path) -> None:
+    """A ``.pyi`` never runs: the same code as ``m.py`` is reported in no stub, named or walked."""
+    (project / "m.pyi").write_text(SOURCE)
+    assert run("m.pyi", cwd=project).stdout == "All checks passed.\n"
+    walked = run("--output-format", "json", ".", cwd=project)
+    assert {item["path"] for item in json.loads(walked.stdout)} == {"m.py"}
+
+
 def test_json_output(project: Path) -> None:
     completed = run("--format", "json", "--select", "XDV101", "m.py", "clean.py", cwd=project)
     assert completed.returncode == 1

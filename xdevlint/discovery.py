@@ -1,6 +1,7 @@
 """Paths on the command line -> the Python files to check.
 
-Directories are walked recursively for ``*.py`` and ``*.pyi``; excluded names are
+Directories are walked recursively for ``*.py`` (a stub, ``*.pyi``, never runs, so no move
+or temp of it can happen: one named on the command line is read and has no findings); excluded names are
 pruned as the walk goes; a directory reached twice (a symlink loop) is skipped, and so
 is a virtualenv (a directory holding ``pyvenv.cfg``, whatever its name). Inside a git
 repository the walk skips what git ignores, as ruff does: ``.gitignore`` files (a
@@ -26,7 +27,7 @@ from xdevlint.config import Config
 if TYPE_CHECKING:
     from pathspec import GitIgnoreSpec
 
-PYTHON_SUFFIXES = (".py", ".pyi")
+PYTHON_SUFFIXES = (".py",)
 STDIN = "-"
 VENV_MARKER = "pyvenv.cfg"
 

@@ -197,7 +197,7 @@ def _lint(
     may_noqa = "noqa" in lowered
     early = may_noqa and ("xdevlint" in lowered or "xdv" in lowered)
     found = comments(text) if early else NO_COMMENTS
-    if found.file_suppressed:
+    if found.file_suppressed or path.endswith(".pyi"):  # a stub never runs: no move or temp of it happens
         return (), None, frozenset(), None
     selected: Rules = config.specs_for(path) if rules is None else rules
     ignored = found.file_codes
