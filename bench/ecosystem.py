@@ -13,7 +13,6 @@ whether each rule meets its precision target. bench/README.md says how to review
     python bench/ecosystem.py --check           # compare only; exit 1 on a change or a missing verdict
     python bench/ecosystem.py --update-review   # also add/drop review rows (reasons kept), new summary
     python bench/ecosystem.py --hashseed-check  # first run twice under different PYTHONHASHSEED
-    python bench/ecosystem.py --project-index   # run again with the project index on; list what it changes
     python bench/ecosystem.py --half check      # the held-out half: its own findings and review files
 
 The corpus has two halves. The *tuned* half (`PINS` and the stdlib) is the one rule changes
@@ -21,10 +20,6 @@ are read against, finding by finding. The *check* half (`CHECK_PINS`) was chosen
 rename and leak rules were reworked and is read only when a piece of work is done: a rule
 change that helps the tuned half and hurts the check half is a regression, and precision
 counts on the check half tell whether a rule generalises.
-
-The findings file is made with the project index off (the default). A finding the index
-adds or drops is reviewed like any other: `--project-index` lists them, and exits 1 while
-there are any, so a change to the index is judged on this corpus too.
 """
 
 from __future__ import annotations
@@ -104,8 +99,6 @@ CHECK_PINS: Tuple[str, ...] = (
     "tox==4.67.17",
     "ultralytics==8.4.190",
 )
-#: The environment variable that turns xdevlint's project index on (analysis/project.py).
-INDEX_SWITCH = "XDEVLINT_PROJECT_INDEX"
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
 
@@ -307,14 +300,13 @@ def header(pins: Sequence[Pin], stdlib: bool) -> str:
 
 # --- running xdevlint -------------------------------------------------------------------
 
-def run_xdevlint(root: Path, targets: Sequence[str], hashseed: str, index: bool = False) -> List[Finding]:
+def run_xdevlint(root: Path, targets: Sequence[str], hashseed: str) -> List[Finding]:
     """xdevlint's findings on `targets` as the installed command reports them, sorted.
 
     It runs in `root` on relative paths, so no machine path reaches a finding; `--isolated`
-    so that no configuration shipped in a package changes what is checked; with the
-    project index on only when `index` says so.
+    so that no configuration shipped in a package changes what is checked.
     """
-    env = {**os.environ, "PYTHONHASHSEED": hashseed, INDEX_SWITCH: "1" if index else "0"}
+    env = {**os.environ, "PYTHONHASHSEED": hashseed}
     done = subprocess.run(
         [sys.executable, "-m", "xdevlint", "--isolated", "--format", "json", *targets],
         cwd=root, env=env, capture_output=True, encoding="utf-8",
@@ -569,8 +561,6 @@ def build_parser() -> argparse.ArgumentParser:
                       help="also rewrite the review: rows for new findings, none for vanished ones, a new summary")
     parser.add_argument("--hashseed-check", action="store_true",
                         help=f"run twice, PYTHONHASHSEED={' and '.join(HASH_SEEDS)}; exit 1 on any difference")
-    parser.add_argument("--project-index", action="store_true",
-                        help="run again with the project index on; list the findings it adds or drops, exit 1 on any")
     return parser
 
 
@@ -604,15 +594,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 print(f"  only with {HASH_SEEDS[0]}: {finding.render()}")
             for finding in difference.added:
                 print(f"  only with {HASH_SEEDS[1]}: {finding.render()}")
-        if args.project_index:
-            difference = diff(findings, run_xdevlint(root, targets, HASH_SEEDS[0], index=True))
-            unstable = unstable or bool(difference)
-            print("with the project index on: "
-                  + (f"+{len(difference.added)} -{len(difference.removed)}" if difference else "the same findings, word for word"))
-            for finding in difference.removed:
-                print(f"  only without the index: {finding.render()}")
-            for finding in difference.added:
-                print(f"  only with the index: {finding.render()}")
         old_head, old = read_findings(args.findings)
         changes = diff(old, findings)
         review = read_review(args.review)

@@ -12,10 +12,6 @@ cost (CPU seconds of the analysis). Exit 1 on any difference.
 ``--edits`` lints as JSON and SARIF do and compares the fixes' textual edits too;
 ``--prefocus`` first cuts every file down by text, as files of more than ``LARGE``
 characters are (``stages.focus.prefocus``), so that stage is audited on every file.
-
-With the project index on (``XDEVLINT_PROJECT_INDEX=1``), the gates, the focus and the
-analysis use it, as a run would: the focus then keeps the functions that spell what the
-project supplies (``Scan.move_nodes``).
 """
 
 from __future__ import annotations
@@ -76,11 +72,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 text, _ = decode(data)
             except DecodeError:
                 continue
-            scan = Scan(text, None, str(path), config.project_index)  # the index's gates and focus when it is on
+            scan = Scan(text)
             if not any(spec.gate(scan, config.locations) for spec in config.specs_for(str(path))):
                 continue
             kept += 1
-            narrowed = focus(text, scan.index, scan.move_nodes(config.locations)) if scan.index is not None else None
+            narrowed = focus(text, scan.index, scan.move_nodes()) if scan.index is not None else None
             dropped = narrowed.dropped if narrowed is not None else 0
             focused += narrowed is not None
             lines[0] += text.count("\n")

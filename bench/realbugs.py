@@ -15,7 +15,6 @@ present), runs xdevlint over each unpacked distribution directory, and reports p
 
     python bench/realbugs.py                    # everything; writes bench/realbugs-results.md
     python bench/realbugs.py --only fsspec      # some packages only (repeatable)
-    python bench/realbugs.py --project-index    # a second column with the project index on
 
 The report is markdown: a table per site and a summary per kind. The exit status is 0 whatever
 the recall; 2 when something cannot be downloaded, unpacked, read or run.
@@ -43,7 +42,7 @@ BENCH = Path(__file__).resolve().parent
 if str(BENCH) not in sys.path:  # run as a script or loaded by path (tests): ecosystem.py is beside it
     sys.path.insert(0, str(BENCH))
 
-from ecosystem import INDEX_SWITCH, Pin, normalize, write_text  # noqa: E402
+from ecosystem import Pin, normalize, write_text  # noqa: E402
 
 BUGS_FILE = BENCH / "realbugs.txt"
 RESULTS_FILE = BENCH / "realbugs-results.md"
@@ -252,9 +251,9 @@ def known_codes() -> Set[str]:
     return {str(rule["code"]) for rule in json.loads(done.stdout)}
 
 
-def run_xdevlint(cache: Path, tree: str, index: bool, select: Optional[str] = None) -> List[Hit]:
+def run_xdevlint(cache: Path, tree: str, select: Optional[str] = None) -> List[Hit]:
     """xdevlint's findings in one distribution tree, paths relative to the tree."""
-    env = {**os.environ, "PYTHONHASHSEED": "0", INDEX_SWITCH: "1" if index else "0"}
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
     command = [sys.executable, "-m", "xdevlint", "--isolated", "--no-cache", "--format", "json"]
     if select:
         command += ["--select", select]
@@ -366,8 +365,6 @@ class Verdict:
     fixed_state: str = ""  # "", "function gone", "file gone"
     opt_in_on_line: Optional[bool] = None
     ruff_on_line: Optional[bool] = None
-    index_on_line: Optional[bool] = None
-    index_quieter: Optional[bool] = None
     codes: Tuple[str, ...] = ()
 
     @property
@@ -381,7 +378,6 @@ class Run:
 
     default: Dict[str, List[Hit]] = field(default_factory=dict)
     opt_in: Dict[str, List[Hit]] = field(default_factory=dict)
-    index: Dict[str, List[Hit]] = field(default_factory=dict)
     ruff: Dict[str, List[Hit]] = field(default_factory=dict)
 
 
@@ -419,13 +415,6 @@ def judge(site: Site, cache: Path, trees: Dict[Pin, str], run: Run) -> Verdict:
         verdict.opt_in_on_line = bool(hits_in(run.opt_in[trees[site.bad]], path, span, (OPT_IN_CODE,)))
     if run.ruff and site.kind == "rename":
         verdict.ruff_on_line = bool(hits_in(run.ruff[trees[site.bad]], path, span, RUFF_CODES))
-    if run.index:
-        verdict.index_on_line = bool(hits_in(run.index[trees[site.bad]], path, span, codes))
-        before = len(hits_in(run.index[trees[site.bad]], path, function, codes))
-        after = 0
-        if fixed_function is not None and fixed_path is not None:
-            after = len(hits_in(run.index[trees[site.fixed]], fixed_path, fixed_function, codes))
-        verdict.index_quieter = after < before
     return verdict
 
 
@@ -439,7 +428,7 @@ def ratio(count: int, total: int) -> str:
     return f"{count}/{total} ({100 * count / total:.0f}%)" if total else "0/0"
 
 
-def render(verdicts: Sequence[Verdict], opt_in: bool, ruff: bool, index: bool, head: Sequence[str]) -> str:
+def render(verdicts: Sequence[Verdict], opt_in: bool, ruff: bool, head: Sequence[str]) -> str:
     lines = ["# xdevlint on real bugs", "", *head, ""]
     lines += ["## Summary per kind", ""]
     columns = ["kind", "sites", "on its line", "in its function", "quieter after the fix"]
@@ -447,8 +436,6 @@ def render(verdicts: Sequence[Verdict], opt_in: bool, ruff: bool, index: bool, h
         columns.append(f"{OPT_IN_CODE} on its line")
     if ruff:
         columns.append("ruff PTH104/PTH105 on its line")
-    if index:
-        columns += ["index on: on its line", "index on: quieter"]
     lines += ["| " + " | ".join(columns) + " |", "|---|" + "---:|" * (len(columns) - 1)]
     by_kind: Dict[str, List[Verdict]] = defaultdict(list)
     for verdict in verdicts:
@@ -465,8 +452,6 @@ def render(verdicts: Sequence[Verdict], opt_in: bool, ruff: bool, index: bool, h
             row.append(ratio(sum(bool(v.opt_in_on_line) for v in renames), len(renames)) if renames else "-")
         if ruff:
             row.append(ratio(sum(bool(v.ruff_on_line) for v in renames), len(renames)) if renames else "-")
-        if index:
-            row += [ratio(sum(bool(v.index_on_line) for v in group), n), ratio(sum(bool(v.index_quieter) for v in group), n)]
         lines.append("| " + " | ".join(row) + " |")
     lines += ["", "## Per site", ""]
     columns = ["#", "kind", "release (bad → fixed)", "site", "function", "on line", "codes", "in function",
@@ -475,8 +460,6 @@ def render(verdicts: Sequence[Verdict], opt_in: bool, ruff: bool, index: bool, h
         columns.append(OPT_IN_CODE)
     if ruff:
         columns.append("ruff")
-    if index:
-        columns += ["index: on line", "index: quieter"]
     columns += ["report", "shape"]
     lines += ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for number, v in enumerate(verdicts, 1):
@@ -488,8 +471,6 @@ def render(verdicts: Sequence[Verdict], opt_in: bool, ruff: bool, index: bool, h
             row.append(mark(v.opt_in_on_line))
         if ruff:
             row.append(mark(v.ruff_on_line))
-        if index:
-            row += [mark(v.index_on_line), mark(v.index_quieter)]
         row += [s.report, s.note.replace("|", "\\|")]
         lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines) + "\n"
@@ -506,8 +487,6 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"where releases are downloaded and unpacked (default {DEFAULT_CACHE}); reused")
     parser.add_argument("--only", action="append", metavar="NAME",
                         help="only the sites of this package (repeatable)")
-    parser.add_argument("--project-index", action="store_true",
-                        help="run again with the project index on: two more columns")
     return parser
 
 
@@ -528,12 +507,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         rename_bad = {trees[s.bad] for s in sites if s.kind == "rename"}
         for pin, tree in trees.items():
             print(f"checking {pin.spec}", file=sys.stderr)
-            run.default[tree] = run_xdevlint(cache, tree, index=False)
-            if args.project_index:
-                run.index[tree] = run_xdevlint(cache, tree, index=True)
+            run.default[tree] = run_xdevlint(cache, tree)
             if tree in rename_bad:
                 if opt_in:
-                    run.opt_in[tree] = run_xdevlint(cache, tree, index=False, select=OPT_IN_CODE)
+                    run.opt_in[tree] = run_xdevlint(cache, tree, select=OPT_IN_CODE)
                 if ruff:
                     run.ruff[tree] = run_ruff(ruff, cache, tree)
         verdicts = [judge(site, cache, trees, run) for site in sites]
@@ -542,7 +519,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     version = subprocess.run([sys.executable, "-m", "xdevlint", "--version"], capture_output=True, encoding="utf-8")
     head = [
-        f"`python bench/realbugs.py{' --project-index' if args.project_index else ''}`: {len(sites)} sites of "
+        f"`python bench/realbugs.py`: {len(sites)} sites of "
         f"{len({s.report for s in sites})} reports in {len({normalize(s.package) for s in sites})} packages; "
         f"{version.stdout.strip() or 'xdevlint'}, Python {sys.version.split()[0]}.",
         "",
@@ -550,14 +527,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         f"{', '.join(KIND_CODES['rename'])}; leak: {', '.join(KIND_CODES['leak'])}; swallow: "
         f"{', '.join(KIND_CODES['swallow'])}) falls on its statement; *in its function* when one falls "
         "anywhere in the enclosing function; *quieter* when the fixed release's function of the same "
-        "name has fewer such findings than the buggy one (a function gone has none). The project "
-        "index is off unless a column says otherwise.",
+        "name has fewer such findings than the buggy one (a function gone has none).",
     ]
     if not opt_in:
         head += ["", f"{OPT_IN_CODE} column left out: this xdevlint does not know the code."]
     if ruff is None:
         head += ["", "ruff column left out: no ruff beside the interpreter or on PATH."]
-    text = render(verdicts, opt_in, ruff is not None, args.project_index, head)
+    text = render(verdicts, opt_in, ruff is not None, head)
     print(text)
     write_text(args.output, text)
     return 0

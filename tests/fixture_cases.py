@@ -24,15 +24,9 @@ _MARKER = re.compile(r"#\s*expect:\s*(?P<codes>XDV\d{3}(?:@\d+)?(?:\s*,\s*XDV\d{
 Expected = Set[Tuple[int, int, str]]
 
 
-#: Multi-module projects, checked with the project index on (tests/test_project.py).
-PROJECTS = FIXTURES / "projects"
-
-
 def case_files() -> List[Path]:
-    """The single-file fixtures (each is checked alone, as the default engine does)."""
-    return sorted(
-        p for p in FIXTURES.rglob("*.py") if not p.name.endswith(".fixed.py") and PROJECTS not in p.parents
-    )
+    """The fixtures (each is checked alone, as the engine does)."""
+    return sorted(p for p in FIXTURES.rglob("*.py") if not p.name.endswith(".fixed.py"))
 
 
 def expected_findings(path: Path) -> Expected:

@@ -141,18 +141,18 @@ def test_another_xdevlint_build_does_not_read_the_entries(tmp_path: Path, checke
     assert len(checked) == 3
 
 
-def test_key_covers_bytes_path_configuration_build_and_the_project_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDEVLINT_PROJECT_INDEX", "0")
+def test_key_covers_bytes_path_configuration_and_build(tmp_path: Path) -> None:
     cache = Cache(tmp_path)
     config = Config(root=Path("/p"))
     base = cache.key(b"x = 1\n", "/p/a.py", config)
     assert base == cache.key(b"x = 1\n", "/p/a.py", config)
-    monkeypatch.setenv("XDEVLINT_PROJECT_INDEX", "1")
+    other_build = Cache(tmp_path)
+    other_build.build = "0" * 16  # another xdevlint
     others = {
         cache.key(b"x = 2\n", "/p/a.py", config),
         cache.key(b"x = 1\n", "/p/b.py", config),
         cache.key(b"x = 1\n", "/p/a.py", Config(root=Path("/p"), ignore=("XDV2",))),
-        Cache(tmp_path).key(b"x = 1\n", "/p/a.py", config),  # results with the index rest on more
+        other_build.key(b"x = 1\n", "/p/a.py", config),
     }
     assert base not in others and len(others) == 4
 

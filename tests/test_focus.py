@@ -14,7 +14,6 @@ from typing import List, Optional
 import pytest
 
 from xdevlint import engine
-from xdevlint.analysis.locations import DEFAULT
 from xdevlint.config import Config
 from xdevlint.engine import lint_source
 from xdevlint.model import Span
@@ -31,7 +30,7 @@ def focused(source: str, minimum: float = 0.0) -> Optional[Focus]:
     text = textwrap.dedent(source)
     scan = Scan(text)
     assert scan.index is not None
-    return focus(text, scan.index, scan.move_nodes(DEFAULT), minimum)
+    return focus(text, scan.index, scan.move_nodes(), minimum)
 
 
 def kept_lines(source: str) -> List[str]:
@@ -260,7 +259,7 @@ def test_crlf_line_endings_survive_the_cut() -> None:
     source = "import os\r\n\r\ndef other():\r\n    return 1\r\n\r\ndef move(a):\r\n    os.rename(a, '/var/cache/x')\r\n"
     scan = Scan(source)
     assert scan.index is not None
-    result = focus(source, scan.index, scan.move_nodes(DEFAULT), 0.0)
+    result = focus(source, scan.index, scan.move_nodes(), 0.0)
     assert result is not None
     assert result.text == "import os\r\n\r\ndef move(a):\r\n    os.rename(a, '/var/cache/x')\r\n"
     assert result.lines.numbers == [1, 2, 6, 7]
@@ -300,8 +299,8 @@ def test_the_prefocus_keeps_every_function_the_focus_keeps(path: Path) -> None:
     scan = Scan(text)
     if scan.index is None:
         return  # not Python: neither cuts anything
-    whole = focus(text, scan.index, scan.move_nodes(DEFAULT), 0.0)
-    pre = prefocus(text, DEFAULT)
+    whole = focus(text, scan.index, scan.move_nodes(), 0.0)
+    pre = prefocus(text)
     if whole is None or pre is None:
         assert pre is None or pre.dropped == 0 or whole is not None
         return

@@ -15,7 +15,7 @@ LAYERS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     ("frontends", ("xdevlint.frontends", "xdevlint.__main__")),
     ("engine", (
         "xdevlint.engine", "xdevlint.analyser", "xdevlint.discovery", "xdevlint.config", "xdevlint.registry",
-        "xdevlint.fixing", "xdevlint.cache", "xdevlint.cache_modules", "xdevlint.cache_texts", "xdevlint.pool", "xdevlint.batch",
+        "xdevlint.fixing", "xdevlint.cache", "xdevlint.pool", "xdevlint.batch",
     )),
     ("fixes and rules", ("xdevlint.fixes", "xdevlint.rules")),
     ("stages", ("xdevlint.stages",)),

@@ -179,7 +179,7 @@ def test_the_wrapping_code_reports_nothing_and_wakes_every_scan(tmp_path: Path) 
     from xdevlint.registry import SPECS
     from xdevlint.stages.scan import Scan
 
-    scan = Scan(source.decode(), path=str(path))
+    scan = Scan(source.decode())
     assert all(spec.gate(scan, config.locations) for spec in SPECS)
 
 

@@ -13,12 +13,10 @@ from typing import List, Mapping, Optional, Sequence, Tuple, Type, Union
 import libcst as cst
 from libcst.metadata import CodeRange, PositionProvider
 
-from xdevlint.analysis.project import FileView, view_for
-from xdevlint.analysis.project_text import spelt_past_imports
-from xdevlint.analysis.provenance import ProvenanceProvider, Setting
+from xdevlint.analysis.provenance import ProvenanceProvider
 from xdevlint.analysis.tree import remembering
 from xdevlint.config import Config, line_length_for
-from xdevlint.model import Dependencies, Finding, Fix, Related, Span, analysis_error
+from xdevlint.model import Finding, Fix, Related, Span, analysis_error
 from xdevlint.rules.rule import Rule, RuleContext
 from xdevlint.stages.focus import NOTHING_HIDDEN, Focus, Hidden, Lines
 from xdevlint.stages.metadata import Wrapper
@@ -35,12 +33,10 @@ def analyse(
     rules: Sequence[Type[Rule]],
     refused: Optional[Tuple[str, int, int, bool]],
     edits: bool,
-    dependencies: bool = True,
     focused: Optional[Focus] = None,
     hidden: Hidden = NOTHING_HIDDEN,
-) -> Tuple[List[Finding], Optional[cst.Module], Dependencies]:
-    """The file's findings, its tree, and (with ``dependencies``) the project modules
-    (path, stamp) the analysis read through the project index (for the result cache).
+) -> Tuple[List[Finding], Optional[cst.Module]]:
+    """The file's findings, and its tree.
 
     With ``focused``, libcst sees only the focus's text (``stages.focus``), and the
     positions are mapped back to the file's (``text``, ``tree``); an edit that would
@@ -53,35 +49,30 @@ def analyse(
         module = cst.parse_module(data)
     except cst.ParserSyntaxError as error:
         if refused is not None:  # CPython's message and position are the precise ones
-            return [analysis_error(path, *refused[:3])], None, frozenset()
-        return [analysis_error(path, f"cannot parse: {error.message}", error.raw_line, error.raw_column + 1)], None, frozenset()
+            return [analysis_error(path, *refused[:3])], None
+        return [analysis_error(path, f"cannot parse: {error.message}", error.raw_line, error.raw_column + 1)], None
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as error:  # the native parser panics with a BaseException
-        return [analysis_error(path, f"cannot parse: {_describe(error)}")], None, frozenset()
+        return [analysis_error(path, f"cannot parse: {_describe(error)}")], None
     context = RuleContext(
         path, config.locations, config.move_function, config.move_function_atomic, line_length_for(path),
         hidden.bound,
     )
     visitors = [rule(context) for rule in rules]
-    view: Optional[FileView] = None
     try:
         with remembering():  # the providers and the rules walk the same tree
-            view = view_for(path, config.locations, config.project_index)
-            if view is not None:  # names the text imports but never uses are not resolved
-                view = replace(view, spelt=spelt_past_imports(focused.text if focused is not None else text))
-            wrapper = Wrapper(module, {ProvenanceProvider: Setting(config.locations, view)})
+            wrapper = Wrapper(module, {ProvenanceProvider: config.locations})
             run_rules(wrapper, visitors)
     except RecursionError:
-        return [analysis_error(path, "too deeply nested to analyse (recursion limit reached)")], None, _read(view, dependencies)
+        return [analysis_error(path, "too deeply nested to analyse (recursion limit reached)")], None
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as error:
-        return [analysis_error(path, f"internal error while analysing: {_describe(error)}; please report it")], None, _read(view, dependencies)
-    used = _read(view, dependencies)
+        return [analysis_error(path, f"internal error while analysing: {_describe(error)}; please report it")], None
     reports = [report for visitor in visitors for report in visitor.reports]
     if not reports:
-        return [], module, used
+        return [], module
     # Fix edits need the positions of nodes all over the module; the findings alone, only
     # those of the reported nodes, which ``positions_of`` finds without rendering it all,
     # in the file's own lines (``tree`` and ``text`` are the file's).
@@ -99,13 +90,7 @@ def analyse(
             for node, message in report.related
         )
         findings.append(Finding(path, span if lines is None else lines.span(span), report.code, report.name, report.message, fix, related))
-    return findings, module, used
-
-
-def _read(view: Optional[FileView], dependencies: bool) -> Dependencies:
-    """The project modules the analysis read through ``view`` (none without the index),
-    when they are asked for."""
-    return view.project.dependencies() if view is not None and dependencies else frozenset()
+    return findings, module
 
 
 def _span(where: CodeRange) -> Span:

@@ -2,8 +2,7 @@
 
 The CLI hands over the discovered files; this module reads each one, serves it from
 the result cache when the same bytes were checked with the same settings by the same
-xdevlint (and, with the project index on, the project modules that result read still
-hold the same bytes), and checks the others, in worker processes when there are enough of them to
+xdevlint, and checks the others, in worker processes when there are enough of them to
 pay for starting the workers. Results come back in discovery order whatever the
 number of workers, so the output never depends on ``--jobs``.
 """
@@ -95,9 +94,7 @@ def check_files(
     counted = [0, 0]  # files, findings
 
     def finish(index: int, result: FileResult) -> None:
-        # Kept to the end of the run: without its dependencies (once the cache has them),
-        # which a big project's run would hold a whole import closure of for every file.
-        done[index] = replace(result, dependencies=frozenset(), closure=None) if result.dependencies or result.closure else result
+        done[index] = result
         counted[0] += 1
         counted[1] += len(result.findings)
         if progress is not None:
@@ -134,14 +131,8 @@ def check_files(
             digest = _digest(data)
         tasks.append((index, _Task(path, config, settings.edits, unsafe, write, digest)))
 
-    def prepare(index: int) -> None:
-        """The project index's facts of module texts come from, and go to, the task's cache."""
-        from xdevlint.analysis.project_text import use_store  # the scan imports it anyway
-
-        use_store(keys[index][0].texts if index in keys else None)
-
     by_index = dict(tasks)
-    for index, answer in _run(tasks, settings, prepare):
+    for index, answer in _run(tasks, settings):
         task = by_index.pop(index)
         if isinstance(answer, Failure):
             finish(index, FileResult(task.path, (analysis_error(task.path, answer.reason),)))
@@ -160,10 +151,6 @@ def check_files(
             cache.put(task.path, key, outcome, task.edits, task.config)
         finish(index, outcome)
 
-    if tasks:
-        from xdevlint.analysis.project_text import use_store
-
-        use_store(None)
     for cache in caches.values():
         cache.save()
     if fixing is not None:
@@ -172,9 +159,9 @@ def check_files(
     return [result for result in done if result is not None]
 
 
-def _run(tasks: Sequence[Tuple[int, _Task]], settings: Settings, prepare: Callable[[int], None]) -> Iterator[Tuple[int, Outcome]]:
-    """Each task's outcome, as it finishes: here (each after ``prepare`` of its index),
-    then in worker processes once the work has proved long enough to pay for them."""
+def _run(tasks: Sequence[Tuple[int, _Task]], settings: Settings) -> Iterator[Tuple[int, Outcome]]:
+    """Each task's outcome, as it finishes: here, then in worker processes once the
+    work has proved long enough to pay for them."""
     after = float(os.environ.get(POOL_AFTER_HOOK, POOL_AFTER))
     started = time.monotonic()
     for position, (index, task) in enumerate(tasks):
@@ -184,7 +171,6 @@ def _run(tasks: Sequence[Tuple[int, _Task]], settings: Settings, prepare: Callab
             with Pool("xdevlint.batch:run_task", jobs, settings.timeout) as pool:
                 yield from pool.map(rest)
             return
-        prepare(index)
         yield index, run_task(task)
 
 
@@ -198,7 +184,7 @@ def run_task(task: _Task) -> Tuple[Union[FileResult, FixResult], Optional[str]]:
         return data, None
     digest = _digest(data) if task.digest is not None else None
     if task.unsafe is None:
-        result = lint_source(data, task.path, task.config, edits=task.edits, dependencies=task.digest is not None)
+        result = lint_source(data, task.path, task.config, edits=task.edits)
         # The source goes back only for the excerpts of findings.
         return replace(result, findings=portable(result.findings), source=data if result.findings else None), digest
     from xdevlint.fixing import fix_file

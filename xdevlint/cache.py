@@ -9,23 +9,7 @@ each file of that directory.
 An entry is used only when its key matches: a hash of the file's bytes, of its path,
 of the effective configuration (``config_fingerprint``), of the xdevlint build (its
 version and the sizes and mtimes of its source files, so a development checkout never
-reads results of older code), the Python and libcst versions, and of whether the project
-index is on.
-
-With the project index on (``analysis.project``) a file's findings also rest on other
-modules of its project: their texts and summaries, which are known only once the file
-has been checked (``FileResult.dependencies``). So, as mypy's cache metadata does, each
-entry records them (path, mtime, size and a digest of the bytes: in tables the entries
-share, ``cache_modules``, as there can be thousands), and is used only while
-every one still holds the same bytes: the same stamp, or, when the stamp changed (a
-``touch``, a ``git checkout`` that rewrote the file), the same digest. A module deleted
-or changed invalidates exactly the entries that read it. The entry's own file is left
-out: its key covers its bytes. What the scan read of whole import closures is recorded
-apart (``model.Closure``): their texts, and the answers they gave, which are asked again
-when a text changed; the entry holds if every answer is the same. With the index off,
-entries record none and keys and packs are as they were. The index's facts of module
-texts are kept too (``cache_texts``), so that a run which checks a few changed files does
-not read their whole import closure again.
+reads results of older code), and of the Python and libcst versions.
 
 Anything unexpected in a pack (not JSON, another format, a wrong key, a malformed
 finding) is ignored and rewritten, never trusted. Packs are written atomically (a temp
@@ -45,10 +29,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from xdevlint import __version__
-from xdevlint.analysis.project import enabled as project_index_on
 from xdevlint.config import Config, line_length_for
-from xdevlint.cache_modules import Tables, read_document
-from xdevlint.cache_texts import TextFacts, answers_hold, closure_key
 from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Import, Related, Span
 
 CACHE_DIR_NAME = ".xdevlint_cache"
@@ -126,9 +107,6 @@ class Cache:
         self._packs: Dict[str, Dict[str, Entry]] = {}
         self._dirty: Dict[str, Dict[str, Entry]] = {}
         self._configs: Dict[int, Tuple[Config, str]] = {}
-        #: The project index's facts of module texts (``project_text.use_store``).
-        self.texts = TextFacts(self.root / "texts" / "facts.json")
-        self.modules = Tables(self.root / "modules", self.texts.digest)
 
     # -- keys -----------------------------------------------------------------------
 
@@ -138,11 +116,10 @@ class Cache:
         return content_key(data, path, settings, self.build)
 
     def _print(self, config: Config) -> str:
-        """The configuration's fingerprint, and the project index's switch when it is on:
-        runs with it on and off keep entries (and packs) of their own."""
+        """The configuration's fingerprint, worked out once per configuration."""
         known = self._configs.get(id(config))
         if known is None or known[0] is not config:
-            known = (config, config_fingerprint(config) + (":project-index" if project_index_on(config.project_index) else ""))
+            known = (config, config_fingerprint(config))
             self._configs[id(config)] = known
         return known[1]
 
@@ -167,37 +144,7 @@ class Cache:
             return None
         if need_edits and not has_edits and any(f.fix is not None for f in findings):
             return None
-        if project_index_on(config.project_index):
-            if not self.modules.hold(entry.get("deps")):
-                return None
-            if "closure" in entry and not self._closure_holds(entry["closure"]):
-                return None
         return FileResult(path, findings)
-
-    def _closure_holds(self, closure: Any) -> bool:
-        """Whether what an entry rests on through import closures holds (``model.Closure``):
-        their texts, or else the answers the filter gave of them. Answers found to hold are
-        noted with the texts they held against (``TextFacts.held``, one file: rewriting
-        the entries would rewrite every pack), so a later run with those texts unchanged
-        need not ask again."""
-        if not (isinstance(closure, list) and len(closure) == 3):
-            return False
-        roots, texts, answers = closure
-        if self.modules.hold(texts):
-            return True
-        key = closure_key(texts, answers)
-        if self.modules.hold(self.texts.held(key)):
-            return True
-        try:
-            now = answers_hold(roots, answers, self.texts)
-        except Exception:  # a cache that cannot tell serves nothing: the file is checked again
-            return False
-        if now is None:
-            return False
-        recorded = self.modules.record_set(now)
-        if recorded is not None:
-            self.texts.found_held(key, recorded)
-        return True
 
     def _pack_name(self, absolute: str, config: Config) -> str:
         """One pack per source directory and configuration: runs with other settings (or
@@ -222,29 +169,16 @@ class Cache:
         passed here."""
         absolute = os.path.abspath(path)
         entry: Entry = {"key": key, "edits": edits, "findings": [_entry_of(f) for f in result.findings]}
-        if project_index_on(config.project_index):
-            recorded = self.modules.record(result.dependencies, absolute)
-            if recorded is None:
-                return  # a module it read changed during the run: the result may be of its old text
-            entry["deps"] = recorded
-            closure = result.closure
-            if closure is not None:
-                texts = self.modules.record_set(closure.texts)
-                if texts is None:
-                    return
-                entry["closure"] = [list(closure.roots), texts, {module: list(names) for module, names in closure.answers}]
         name = self._pack_name(absolute, config)
         self._pack(absolute, config)[absolute] = entry
         self._dirty.setdefault(name, {})[absolute] = entry
 
     def save(self) -> None:
         """Write every pack this run changed: merged with the file as it is now, atomically."""
-        if not self._dirty and not self.modules.changed and not self.texts.changed:
+        if not self._dirty:
             return
         try:
             self._prepare()
-            self.modules.save(_write_atomically)  # first: the packs' entries name its tables
-            self.texts.save(_write_atomically)
             for name, entries in sorted(self._dirty.items()):
                 target = self.root / f"{name}.json"
                 merged = _read_pack(target)
@@ -298,8 +232,12 @@ def _is_build(name: str) -> bool:
 
 def _read_pack(path: Path) -> Dict[str, Entry]:
     """A pack's entries, or none when it is missing or anything about it is unexpected."""
-    data = read_document(path, FORMAT)
-    entries = data.get("entries") if data is not None else None
+    try:
+        with open(path, "rb") as handle:
+            data = json.loads(handle.read())
+    except (OSError, ValueError, RecursionError):
+        return {}
+    entries = data.get("entries") if isinstance(data, dict) and data.get("format") == FORMAT else None
     return entries if isinstance(entries, dict) else {}
 
 

@@ -37,7 +37,7 @@ DEFAULT_MOVE_FUNCTION = "shutil.move"
 DEFAULT_MAX_FILE_SIZE = 20_000_000
 LOCATION_KEYS = ("env", "names", "paths", "calls")
 _LIST_KEYS = ("select", "ignore", "extend-select", "extend-ignore", "exclude", "extend-exclude")
-_BOOL_KEYS = ("move-function-atomic", "respect-gitignore", "project-index", "force-exclude")
+_BOOL_KEYS = ("move-function-atomic", "respect-gitignore", "force-exclude")
 ALLOWED_KEYS = (*_LIST_KEYS, "per-file-ignores", "move-function", *_BOOL_KEYS, "max-file-size", "locations")
 
 
@@ -66,8 +66,6 @@ class Config:
     move_function_atomic: bool = False
     #: Skip files that .gitignore, .git/info/exclude or git's global excludes ignore.
     respect_gitignore: bool = True
-    #: Follow names into the other modules of the project (``analysis.project``).
-    project_index: bool = False
     #: Apply the excludes to paths named on the command line too (``--force-exclude``).
     force_exclude: bool = False
     #: Files larger than this many bytes are XDV000, not checked (0: no limit).

@@ -15,9 +15,7 @@ import warnings
 from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Sequence, Tuple, Type, Union
 
 from xdevlint.config import Config, describe_size
-from xdevlint.model import (
-    ANALYSIS_ERROR_CODE, Applicability, Closure, Dependencies, FileResult, Finding, FixResult, analysis_error,
-)
+from xdevlint.model import ANALYSIS_ERROR_CODE, Applicability, FileResult, Finding, FixResult, analysis_error
 from xdevlint.registry import UNUSED_NOQA_CODE, RuleSpec
 from xdevlint.stages.focus import NOTHING_HIDDEN, Unfocused, focus, prefocus
 from xdevlint.stages.sections import LARGE
@@ -44,7 +42,6 @@ def lint_source(
     prescan: bool = True,
     noqa: bool = True,
     edits: bool = True,
-    dependencies: bool = True,
 ) -> FileResult:
     """Findings for one file's bytes, sorted and with suppressions applied.
 
@@ -53,10 +50,8 @@ def lint_source(
     apply line suppressions themselves; ``# xdevlint: noqa`` still skips the file.
     ``edits=False`` leaves fixes without their textual view (``Fix.edits``), which only
     JSON and SARIF print and which costs a rendering of the code around each fix.
-    ``dependencies=False`` leaves out the project modules the result rests on, which only
-    the result cache keeps, and which cost a set of a whole import closure per file.
     """
-    return _lint_bytes(data, path, config, rules, prescan, noqa, edits, dependencies)[0]
+    return _lint_bytes(data, path, config, rules, prescan, noqa, edits)[0]
 
 
 def fix_source(
@@ -96,7 +91,7 @@ def _fix_large(data: bytes, path: str, config: Config, unsafe: bool, rules: Opti
 
     def cut(source: bytes) -> Optional[bytes]:
         text, encoding = decode(source)
-        found = prefocus(text, config.locations, path, config.project_index)
+        found = prefocus(text)
         return None if found is None else found.text.encode(encoding)
 
     def check(new: bytes, old: bytes) -> Optional[str]:
@@ -120,7 +115,6 @@ def _lint_bytes(
     prescan: bool,
     noqa: bool,
     edits: bool,
-    dependencies: bool = True,
     whole: bool = False,
 ) -> Tuple[FileResult, Optional["cst.Module"]]:
     """The file's result, and its tree when it was analysed (``whole``: the whole file's,
@@ -132,8 +126,8 @@ def _lint_bytes(
         text, _ = decode(data)
     except DecodeError as error:
         return FileResult(path, (analysis_error(path, error.reason, error.line, error.column),), data), None
-    findings, module, read, closure = _lint(data, text, path, config, rules, prescan, noqa, edits, None, dependencies, whole)
-    return FileResult(path, findings, data, dependencies=read, closure=closure), module
+    findings, module = _lint(data, text, path, config, rules, prescan, noqa, edits, None, whole)
+    return FileResult(path, findings, data), module
 
 
 def lint_text(
@@ -155,8 +149,8 @@ def lint_text(
     too_large = _too_large(len(text.encode("utf-8", "surrogatepass")), path, config)
     if too_large is not None:
         return FileResult(path, (too_large,))
-    findings, _, read, closure = _lint(text, text, path, config, rules, prescan, noqa, edits, tree)
-    return FileResult(path, findings, dependencies=read, closure=closure)
+    findings, _ = _lint(text, text, path, config, rules, prescan, noqa, edits, tree)
+    return FileResult(path, findings)
 
 
 def _too_large(size: int, path: str, config: Config) -> Optional[Finding]:
@@ -166,11 +160,6 @@ def _too_large(size: int, path: str, config: Config) -> Optional[Finding]:
         return None
     reason = f"not checked: the file is {describe_size(size)}, over max-file-size ({describe_size(limit)})"
     return analysis_error(path, reason)
-
-
-def _rests_on(scan: Scan, dependencies: bool) -> Tuple[Dependencies, Optional[Closure]]:
-    """What the gates' answers rest on, with ``dependencies`` (see ``FileResult``)."""
-    return (scan.dependencies(), scan.closure()) if dependencies else (frozenset(), None)
 
 
 def _lint(
@@ -183,13 +172,10 @@ def _lint(
     noqa: bool,
     edits: bool,
     tree: Optional[ast.AST] = None,
-    dependencies: bool = True,
     whole: bool = False,
-) -> Tuple[Tuple[Finding, ...], Optional["cst.Module"], Dependencies, Optional[Closure]]:
-    """The findings, the tree when one was analysed, and (with ``dependencies``) the
-    project modules (path, stamp) the gates and the analysis read through the project
-    index, and what the gates' answers rest on through import closures. ``whole``: the
-    tree must be the whole file's (no focus), for the fixer to rewrite."""
+) -> Tuple[Tuple[Finding, ...], Optional["cst.Module"]]:
+    """The findings, and the tree when one was analysed. ``whole``: the tree must be
+    the whole file's (no focus), for the fixer to rewrite."""
     # Tokenizing for comments costs more than the cheap scan: at first only when a
     # comment may concern xdevlint itself (a file-level noqa, an XDV code); a bare or
     # other tool's noqa only matters once there are findings to suppress.
@@ -198,7 +184,7 @@ def _lint(
     early = may_noqa and ("xdevlint" in lowered or "xdv" in lowered)
     found = comments(text) if early else NO_COMMENTS
     if found.file_suppressed or path.endswith(".pyi"):  # a stub never runs: no move or temp of it happens
-        return (), None, frozenset(), None
+        return (), None
     selected: Rules = config.specs_for(path) if rules is None else rules
     ignored = found.file_codes
     if ignored:  # ``# xdevlint: noqa: XDV101``: as a per-file-ignore, whatever the front end
@@ -209,30 +195,30 @@ def _lint(
     judged = [_code(rule) for rule in selected] if judge else []
     # A large file is first cut down by text alone, unless the tree must be whole
     # (``--fix``) or the caller parsed it already (flake8): ``stages.focus.prefocus``.
-    cut = prefocus(text, config.locations, path, config.project_index) if tree is None and not whole and len(text) > LARGE else None
+    cut = prefocus(text) if tree is None and not whole and len(text) > LARGE else None
     while True:
         work = cut.text if cut is not None else text
-        scan = cut.scan if cut is not None else Scan(text, tree, path, config.project_index)
+        scan = cut.scan if cut is not None else Scan(text, tree)
         candidates = [rule for rule in selected if not prescan or _may_apply(rule, scan, config)]
-        if not candidates:  # the gates' answers may rest on what the project supplies
-            return (_unused_noqa(path, text, found, [], judged), None, *_rests_on(scan, dependencies))
+        if not candidates:
+            return _unused_noqa(path, text, found, [], judged), None
         refused = _python_refuses(scan)
         if refused is not None and refused[3]:
-            return ((analysis_error(path, *refused[:3]),), None, *_rests_on(scan, dependencies))
+            return (analysis_error(path, *refused[:3]),), None
         from xdevlint.analyser import analyse  # libcst: only for a file some rule's scan keeps
 
         classes = [rule.rule if isinstance(rule, RuleSpec) else rule for rule in candidates]
         # ``--fix`` rewrites the tree it is given: the whole file's (``stages.focus``).
-        focused = focus(work, scan.index, scan.move_nodes(config.locations)) if not whole and scan.index is not None else None
+        focused = focus(work, scan.index, scan.move_nodes()) if not whole and scan.index is not None else None
         hidden = cut.hidden if cut is not None else NOTHING_HIDDEN
         parsed = work if cut is not None else source
         try:
-            findings, module, analysed = analyse(
-                parsed, work, scan.tree, path, config, classes, refused, edits, dependencies, focused,
+            findings, module = analyse(
+                parsed, work, scan.tree, path, config, classes, refused, edits, focused,
                 hidden | focused.hidden if focused is not None else hidden,
             )
         except Unfocused:  # a fix's edit would straddle lines the focus cut out
-            findings, module, analysed = analyse(parsed, work, scan.tree, path, config, classes, refused, edits, dependencies, None, hidden)
+            findings, module = analyse(parsed, work, scan.tree, path, config, classes, refused, edits, None, hidden)
         if prescan:  # in the lines of ``work``, as ``scan`` has them
             findings = _uncleared(findings, candidates, scan)
         if cut is None:
@@ -242,15 +228,13 @@ def _lint(
             break
         except Unfocused:  # an edit would straddle functions the cut left out: the whole file, then
             cut = None
-    read, closure = _rests_on(scan, dependencies)
-    read |= analysed
     if not noqa:
-        return tuple(sorted(findings)), module, read, closure
+        return tuple(sorted(findings)), module
     if findings and may_noqa and not early:
         found = comments(text)
     if any(f.code == ANALYSIS_ERROR_CODE for f in findings):
         judged = []  # a file that was not checked proves no noqa unused
-    return _unused_noqa(path, text, found, findings, judged), module, read, closure
+    return _unused_noqa(path, text, found, findings, judged), module
 
 
 def _uncleared(findings: Sequence[Finding], rules: Sequence[Union[Type["Rule"], RuleSpec]], scan: Scan) -> List[Finding]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, FrozenSet, Optional, Tuple
+from typing import TYPE_CHECKING, Optional, Tuple
 
 if TYPE_CHECKING:  # only fixes hold libcst nodes; reading results must not import it
     import libcst as cst
@@ -101,27 +101,6 @@ class Finding:
         return self.span.column
 
 
-#: A file's (mtime in ns, size) when it was read: what decides whether what was read of it still holds.
-Stamp = Tuple[int, int]
-#: Files (path, stamp) a result rests on besides the checked file itself.
-Dependencies = FrozenSet[Tuple[str, Stamp]]
-
-
-@dataclass(frozen=True)
-class Closure:
-    """What a result rests on through the import closures of the project modules its file
-    imports, as the project index's filter read them (``project_text.callee_names``): the
-    module texts (``texts``), and the answers they gave (``answers``: each module asked,
-    with the names it may bind to a move or temp function). It holds while the texts do,
-    or else while the same questions get the same answers: in a project whose modules
-    import one another densely, an edit of one module that changes no answer (a comment,
-    a function that moves nothing) leaves the results of the others as they were."""
-
-    roots: Tuple[str, ...]
-    texts: Dependencies
-    answers: Tuple[Tuple[str, Tuple[str, ...]], ...]
-
-
 #: Reported for files that could not be read, decoded, parsed or analysed; never
 #: selected away by ``select`` (a file we could not check must not pass silently); only
 #: an explicit ``ignore`` turns it off (``registry.engine_code_selected``).
@@ -139,18 +118,13 @@ class FileResult:
     """What linting one file produced; ``source`` is kept for excerpts and fixing.
 
     After ``--fix``, ``findings`` are those that remain (in the fixed ``source``) and
-    ``fixed`` those whose fixes were applied. ``dependencies``: the other project modules
-    whose texts or summaries the findings rest on (the project index's), each with the
-    stamp it had when read: what the result cache checks before serving the result again;
-    ``closure``: what they rest on through import closures, checked as ``Closure`` says.
+    ``fixed`` those whose fixes were applied.
     """
 
     path: str
     findings: Tuple[Finding, ...] = ()
     source: Optional[bytes] = None
     fixed: Tuple[Finding, ...] = ()
-    dependencies: Dependencies = frozenset()
-    closure: Optional[Closure] = None
 
 
 @dataclass(frozen=True)

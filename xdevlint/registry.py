@@ -16,12 +16,10 @@ import importlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, Optional, Sequence, Tuple, Type
 
-from xdevlint.analysis import names
 from xdevlint.model import ANALYSIS_ERROR_CODE, ANALYSIS_ERROR_NAME
 
 if TYPE_CHECKING:  # the gates get a Scan; this module need not import its machinery
     from xdevlint.analysis.locations import Locations
-    from xdevlint.analysis.supplied import Supplied
     from xdevlint.rules.documented import Documented
     from xdevlint.rules.rule import Rule
     from xdevlint.stages.scan import Scan
@@ -42,80 +40,35 @@ Cleared = Callable[["Scan"], FrozenSet[Tuple[int, int]]]
 #: The same words as ``xdv201_temp_not_cleaned_on_error.TEMP_FACTORY_WORDS``.
 TEMP_FACTORY_WORDS = ("mkstemp", "mkdtemp", "mktemp", "namedtemporaryfile", "temporarydirectory", "urlretrieve", "gettempdir")
 
-#: Qualified names of the functions whose aliases, imported from the project, keep a file.
-_MOVES = frozenset(names.MOVE_FUNCTIONS) | frozenset(names.UNBOUND_MOVE_METHODS)
-_MOVE_LIKE = _MOVES | names.MOVE_LIKE_FUNCTIONS
-_FACTORIES = frozenset(names.TEMP_FACTORIES)
-
 
 def _may_cross(scan: Scan, locations: Locations) -> bool:
-    """``CrossMountRename.may_apply`` (XDV101), or a move alias or a location the file
-    imports from its project (then the file's own move call or location source will do)."""
-    if scan.contains_any(locations.scan_tokens()) and scan.has_move_call() and scan.has_location_source(locations):
-        return True
-    supplied = scan.supplied(locations)  # each of its parts is worked out when asked, so cheapest first
-    if not supplied.possible:
-        return False  # the file alone has said no
-    if not _may_move_with(scan, supplied):
-        return False
-    if scan.contains_any(locations.scan_tokens()) and scan.has_location_source(locations):
-        return True
-    return bool(supplied.locations)
+    """``CrossMountRename.may_apply`` (XDV101)."""
+    return scan.contains_any(locations.scan_tokens()) and scan.has_move_call() and scan.has_location_source(locations)
 
 
 def _may_stage(scan: Scan, locations: Locations) -> bool:
-    """``StagedMoveNotProven.may_apply`` (XDV102), or a move alias, a mover or a location
-    the file imports from its project."""
-    if scan.may_stage_by_text(locations) and scan.has_move_call() and scan.may_stage(locations):
-        return True
-    supplied = scan.supplied(locations)
-    if not supplied.possible or not _may_move_with(scan, supplied):
-        return False
-    return scan.may_stage(locations) or bool(supplied.locations)
-
-
-def _may_move_with(scan: Scan, supplied: "Supplied") -> bool:
-    """Whether the file may move, with what the project supplies: its own move call, an
-    imported alias of one, or a temp it makes and may hand to a method of a project class
-    that renames (``store.put(tmp, dst)``)."""
-    return scan.has_move_call() or bool(supplied.callees & _MOVES) or (_makes_temp(scan) and bool(supplied.movers))
-
-
-def _makes_temp(scan: Scan) -> bool:
-    """Whether the file may make a temp itself (``TempNotCleanedOnError.may_apply``'s own
-    look). When it also reads a method that may rename of a class of its project
-    (``Supplied.movers``, from texts: the scan summarises no class), it is kept for the
-    move rules, whose analysis follows the method."""
-    return scan.contains_any(TEMP_FACTORY_WORDS) and scan.may_leak_temp()
+    """``StagedMoveNotProven.may_apply`` (XDV102)."""
+    return scan.may_stage_by_text(locations) and scan.has_move_call() and scan.may_stage(locations)
 
 
 def _may_move_at_all(scan: Scan, locations: Locations) -> bool:
     """``MoveNotProvenSameFilesystem.may_apply`` (XDV103): any move, whatever its paths."""
-    return scan.has_move_call() or bool(scan.supplied(locations).callees & _MOVES)
+    return scan.has_move_call()
 
 
 def _may_leak(scan: Scan, locations: Locations) -> bool:
-    """``TempNotCleanedOnError.may_apply`` (XDV201), or a temp factory's alias imported
-    from the project."""
-    if _makes_temp(scan):
-        return True
-    return bool(scan.supplied(locations).callees & _FACTORIES)
+    """``TempNotCleanedOnError.may_apply`` (XDV201)."""
+    return scan.contains_any(TEMP_FACTORY_WORDS) and scan.may_leak_temp()
 
 
 def _may_keep(scan: Scan, locations: Locations) -> bool:
-    """``TempNeverRemoved.may_apply`` (XDV203), or a temp factory's alias imported from the project."""
-    if scan.contains_any(TEMP_FACTORY_WORDS) and scan.may_keep_temp():
-        return True
-    return bool(scan.supplied(locations).callees & _FACTORIES)
+    """``TempNeverRemoved.may_apply`` (XDV203)."""
+    return scan.contains_any(TEMP_FACTORY_WORDS) and scan.may_keep_temp()
 
 
 def _may_swallow(scan: Scan, locations: Locations) -> bool:
-    """``SwallowedMoveError.may_apply`` (XDV202), or a move-like function's alias imported
-    from the project, used where ``has_guarded_move_call`` looks for a move. (Not a helper
-    that moves: the rule takes a call of one for no move, in a module of its own or not.)"""
-    if scan.has_guarded_move_call():
-        return True
-    return scan.may_guard() and scan.has_guarded_use(scan.supplied(locations).spellings_of(_MOVE_LIKE, aliases=True))
+    """``SwallowedMoveError.may_apply`` (XDV202)."""
+    return scan.has_guarded_move_call()
 
 
 @dataclass(frozen=True)

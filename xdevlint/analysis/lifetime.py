@@ -55,9 +55,8 @@ import libcst as cst
 from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
-from xdevlint.analysis.exports import INSIDE, Exported
 from xdevlint.analysis.locations import TEMP
-from xdevlint.analysis.provenance import ProvenanceProvider, call_arguments
+from xdevlint.analysis.provenance import ProvenanceProvider
 from xdevlint.analysis.tree import children
 from xdevlint.analysis.values import EMPTY, STR, Partial, Value
 
@@ -534,11 +533,6 @@ class Analysis:
                 index = 1 if callee == "tempfile.mkstemp" else None
                 located = self._in_temp_location(callee, [call])
                 return Made(kind, callee, index, deleting=deleting, named=callee == "tempfile.mktemp", located=located)
-        for exported in sorted(value.exports, key=lambda e: e.qualified):
-            if exported.returns_temp == INSIDE:  # a path inside a temp directory it made
-                return Made(DIRECTORY, exported.qualified, inside=True)
-            if exported.returns_temp:  # another project module's helper hands one back
-                return Made(exported.returns_temp, exported.qualified)
         if not value.callees and not value.defs:
             made = self.partial_made(call)
             if made is not None:
@@ -1412,10 +1406,6 @@ class Analysis:
         """What a same-module function called with the temp does to it (see ``parameter_effects``)."""
         best: Optional[Status] = None
         value = self.value_of(call.func)
-        for exported in sorted(value.exports, key=lambda e: e.qualified):
-            effect = self.exported_effect(call, exported, temp)
-            if effect is not None and (best is None or (REMOVED, MOVED).index(effect) < (REMOVED, MOVED).index(best)):
-                best = effect
         for definition in self.sorted_defs(value):
             if isinstance(definition, cst.ClassDef):
                 definition = self.initializer(definition)  # type: ignore[assignment]
@@ -1442,18 +1432,6 @@ class Analysis:
                 if effect in (REMOVED, MOVED) and self.names_directory(arg.value, temp) or effect is HANDED and self.carries(arg.value, temp):
                     if best is None or (REMOVED, MOVED, HANDED).index(effect) < (REMOVED, MOVED, HANDED).index(best):
                         best = effect
-        return best
-
-    def exported_effect(self, call: cst.Call, exported: Exported, temp: Temp) -> Optional[Status]:
-        """What another project module's function does to the temp passed to it."""
-        best: Optional[Status] = None
-        for param, argument in exported.bind(call_arguments(call)).items():
-            if not self.names_directory(argument, temp):
-                continue
-            if param in exported.removes:
-                return REMOVED
-            if param in exported.moves_away:
-                best = MOVED
         return best
 
     def initializer(self, cls: cst.ClassDef) -> Optional[cst.FunctionDef]:
@@ -1496,7 +1474,7 @@ class Analysis:
         """Whether a move may fail for the reason the incident's did: its sides are not
         proven to stay on one filesystem (``samefs``), with the values of every call of
         the function that reaches it. Unknown shapes count."""
-        own = [e for e in self.value_of(call).moves if e.judged and not e.via]
+        own = [e for e in self.value_of(call).moves if e.judged]
         if own:
             return any(not e.proven for e in own)
         # ``shutil.move`` and the like, which copy across filesystems: only a move

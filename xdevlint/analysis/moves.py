@@ -47,15 +47,12 @@ class MoveEffect:
     ``source`` and ``destination`` are as seen at the call (the caller's values put in
     for the callee's parameters), ``dir_fds`` the values of its descriptors, if any.
     ``guarded``: a handler around it falls back to a copy when the rename fails.
-    ``origin``: for a rename in another project module's function (``via`` names it),
-    where that rename is written (``pkg/io.py:41``).
 
-    Once the whole module is read, each move is judged where it is told (``judged``):
-    a move where it is written, with the values of every call that reaches it, or a
-    rename of another module at the call that hands it paths. ``verdict`` is what it is
-    reported as (None: nothing to report), ``proven`` whether its sides stay on one
-    filesystem for every caller, ``related`` the calls whose paths make the verdict (a
-    helper's callers). Every other effect is ``deferred``: told elsewhere."""
+    Once the whole module is read, each move is judged where it is written (``judged``),
+    with the values of every call that reaches it. ``verdict`` is what it is reported as
+    (None: nothing to report), ``proven`` whether its sides stay on one filesystem for
+    every caller, ``related`` the calls whose paths make the verdict (a helper's
+    callers). Every other effect is ``deferred``: told elsewhere."""
 
     move: Move
     source: Value
@@ -63,7 +60,6 @@ class MoveEffect:
     via: Tuple[str, ...] = ()
     guarded: bool = False
     deferred: bool = False
-    origin: str = ""
     dir_fds: Optional[Tuple[Value, Value]] = None
     judged: bool = False
     verdict: Optional["Verdict"] = None
@@ -71,8 +67,8 @@ class MoveEffect:
     related: Tuple["Related", ...] = ()
 
     @property
-    def key(self) -> Tuple[cst.Call, Tuple[str, ...], str]:
-        return self.move.call, self.via, self.origin
+    def key(self) -> Tuple[cst.Call, Tuple[str, ...]]:
+        return self.move.call, self.via
 
     def merged(self, other: "MoveEffect") -> "MoveEffect":
         """The same move seen on another pass (a loop's second round): values unite."""

@@ -47,7 +47,7 @@ DOWNLOAD_CALLS: FrozenSet[str] = frozenset({"urllib.request.urlretrieve"})
 TEMP_DIR_ATTRIBUTES: FrozenSet[str] = frozenset({"tempfile.tempdir"})
 
 #: Well-known libraries' constants that hold a directory of a built-in location: the
-#: project index never reads installed code, so what they are is written down here.
+#: analysis never reads installed code, so what they are is written down here.
 LIBRARY_LOCATIONS: Dict[str, str] = {
     **{
         f"huggingface_hub.constants.{name}": "cache"

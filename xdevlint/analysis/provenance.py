@@ -30,10 +30,7 @@ from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import DEFAULT, TEMP, Locations, staging_literal, staging_name
-from xdevlint.analysis.exports import Exported, ExportedClass, Side
-from xdevlint.analysis.moves import SEVERITY, FunctionSummary, Move, MoveEffect, Related, Verdict, instantiate, move_of, verdict
-from xdevlint.analysis.project import FileView, Resolved
-from xdevlint.analysis.project_files import absolute_module
+from xdevlint.analysis.moves import SEVERITY, FunctionSummary, MoveEffect, Related, Verdict, instantiate, move_of
 from xdevlint.analysis.tree import children
 from xdevlint.analysis.values import (
     EMPTY, FILE, PATH_KIND, STR_KIND, TEMPDIR, Attr, Fresh, Literal, Merge, Param, Parent, Partial, Relation, Token, Value,
@@ -41,7 +38,7 @@ from xdevlint.analysis.values import (
 
 _FunctionNode = Union[cst.FunctionDef, cst.Lambda]
 #: One move as seen at one call: the call, and the move's key there (``MoveEffect.key``).
-_Node = Tuple[cst.Call, Tuple[cst.Call, Tuple[str, ...], str]]
+_Node = Tuple[cst.Call, Tuple[cst.Call, Tuple[str, ...]]]
 _N = TypeVar("_N", bound=cst.CSTNode)
 _OBJECT_KINDS = frozenset({FILE, TEMPDIR})
 
@@ -129,8 +126,6 @@ class _Class:
     body: Dict[str, Value] = field(default_factory=dict)
     attributes: Dict[str, Value] = field(default_factory=dict)
     methods: List[_Function] = field(default_factory=list)
-    #: Its bases that are classes of other project modules: it inherits their methods.
-    bases: FrozenSet[ExportedClass] = frozenset()
     #: A subclass of a ``pathlib`` class: its instances, ``self`` included, are paths.
     is_path: bool = False
     _setters: Optional[Dict[str, List[_Function]]] = None
@@ -151,21 +146,11 @@ class _Loop:
     breaks: List[Env] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class Setting:
-    """What the interpreter needs from outside the file: the configured locations, and
-    the project index as the file sees it (None: names of other modules stay unknown)."""
-
-    locations: Locations
-    project: Optional[FileView] = None
-
-
 class ProvenanceProvider(BaseMetadataProvider[Value]):
     """Maps every expression the interpreter reached to its ``Value``.
 
-    The configured ``Locations`` (or a ``Setting``) arrive through
-    ``MetadataWrapper(cache=...)``, libcst's channel for data a provider needs from
-    outside the file.
+    The configured ``Locations`` arrive through ``MetadataWrapper(cache=...)``, libcst's
+    channel for data a provider needs from outside the file.
     """
 
     @staticmethod
@@ -181,10 +166,7 @@ class ProvenanceProvider(BaseMetadataProvider[Value]):
 
     def _gen_impl(self, module: cst.Module) -> None:
         setting = self.cache
-        if isinstance(setting, Setting):
-            interpreter = _Interpreter(setting.locations, setting.project)
-        else:
-            interpreter = _Interpreter(setting if isinstance(setting, Locations) else DEFAULT)
+        interpreter = _Interpreter(setting if isinstance(setting, Locations) else DEFAULT)
         interpreter.run(module)
         values: Dict[cst.CSTNode, Value] = interpreter.values
         if interpreter.effects:
@@ -199,20 +181,17 @@ class ProvenanceProvider(BaseMetadataProvider[Value]):
             self.set_metadata(node, value)
 
 
-def summaries(
-    module: cst.Module, locations: Locations = DEFAULT, project: Optional[FileView] = None
-) -> Dict[cst.CSTNode, FunctionSummary]:
+def summaries(module: cst.Module, locations: Locations = DEFAULT) -> Dict[cst.CSTNode, FunctionSummary]:
     """The summary of every function and method of ``module`` (by its node), as the
-    provider computes them: what a caller in this module, or another, applies."""
-    interpreter = _Interpreter(locations, project)
+    provider computes them: what a caller in the module applies."""
+    interpreter = _Interpreter(locations)
     interpreter.run(module)
     return {node: fn.summary for node, fn in interpreter.functions.items() if fn.summary is not None}
 
 
 class _Interpreter:
-    def __init__(self, locations: Locations, project: Optional[FileView] = None) -> None:
+    def __init__(self, locations: Locations) -> None:
         self.locations = locations
-        self.project = project
         self.values: Dict[cst.CSTNode, Value] = {}
         self.functions: Dict[cst.CSTNode, _Function] = {}
         self.classes: Dict[cst.ClassDef, _Class] = {}
@@ -224,9 +203,7 @@ class _Interpreter:
         #: Functions and classes in the order they are defined: sets of them are walked in it.
         self.order: Dict[cst.CSTNode, int] = {}
         #: The moves each call makes, by (move call, via).
-        self.effects: Dict[cst.Call, Dict[Tuple[cst.Call, Tuple[str, ...], str], MoveEffect]] = {}
-        #: Renames in other modules' functions that their own module reports as they are.
-        self.told_there: Set[_Node] = set()
+        self.effects: Dict[cst.Call, Dict[Tuple[cst.Call, Tuple[str, ...]], MoveEffect]] = {}
         #: Calls in a ``try`` whose handler falls back to a copy when they fail.
         self.guarded: Set[cst.Call] = set()
         #: For each ``try`` body being walked, the calls in it that make moves.
@@ -341,8 +318,7 @@ class _Interpreter:
             yield from self.effects_depending_on(fn, inner, (*via, inner.name))
 
     def judged(self) -> Dict[_Node, MoveEffect]:
-        """Each move where it is told, with its verdict: a move where it is written, or a
-        rename of another project module at the call that hands it paths.
+        """Each move where it is told, with its verdict: where it is written.
 
         A move whose sides depend on the parameters of functions the module calls is
         judged with the values of each outermost call that reaches it (a helper's
@@ -355,8 +331,8 @@ class _Interpreter:
         for call, effects in self.effects.items():
             for key, effect in effects.items():
                 node = (call, key)
-                if node in derived or node in self.told_there:
-                    continue  # judged where it is written, or by the module that writes it
+                if node in derived:
+                    continue  # judged where it is written
                 own = self.guard(call, effect)
                 found: Optional[Verdict] = None
                 related: List[Related] = []
@@ -380,8 +356,6 @@ class _Interpreter:
                                 related = [
                                     Related(c, leaf.via, v, self.enclosing.get(c, "")) for c, leaf, v in reported if v.code == found.code
                                 ]
-                if own.origin and found is not None and found.code not in ("XDV101", "XDV102"):
-                    found = None  # whether another module's rename is proven is that module's to tell
                 told[node] = replace(own, judged=True, verdict=found, proven=proven_everywhere, related=tuple(related))
         return told
 
@@ -449,7 +423,6 @@ class _Interpreter:
                 instantiate(effect.destination, bindings),
                 via=(summary.name, *effect.via),
                 guarded=effect.guarded,
-                origin=effect.origin,
                 dir_fds=None if effect.dir_fds is None else (
                     instantiate(effect.dir_fds[0], bindings), instantiate(effect.dir_fds[1], bindings)
                 ),
@@ -578,35 +551,22 @@ class _Interpreter:
             self.expressions(node, env)
 
     def import_from(self, node: cst.ImportFrom, env: Env) -> None:
-        if self.project is not None:
-            dotted = get_full_name_for_node(node.module) if node.module is not None else None
-            module = absolute_module(dotted, len(node.relative), self.project.package) or ""
-        else:
-            module = get_absolute_module_for_import(None, node) or ""
+        module = get_absolute_module_for_import(None, node) or ""
         if isinstance(node.names, cst.ImportStar):
-            # Only what the analysis knows of: a star import of os binds os.rename; of a
-            # project module, the constants and aliases the index finds there.
+            # Only what the analysis knows of: a star import of os binds os.rename.
             for qualified in names.KNOWN_NAMES:
                 parent, _, name = qualified.rpartition(".")
                 if parent == module:
                     env.vars[name] = Value(callees=frozenset({qualified}))
-            if self.project is not None and module:
-                for name, resolved in self.project.star(module).items():
-                    env.vars[name] = _project_value(resolved)
             return
         for alias in node.names:
             name = get_full_name_for_node(alias.name) or ""
             target = alias.asname.name if alias.asname is not None else alias.name
-            local = target.value if isinstance(target, cst.Name) else name
-            self.bind(target, self.imported(f"{module}.{name}", local), env, None)
+            self.bind(target, self.imported(f"{module}.{name}"), env, None)
 
-    def imported(self, qualified: str, local: str) -> Value:
+    def imported(self, qualified: str) -> Value:
         if qualified in names.TEMP_DIR_ATTRIBUTES:
             return Value(locations=frozenset({TEMP}), kinds=STR_KIND)
-        if self.project is not None and self.project.uses(local):
-            resolved = self.project.resolve(qualified)
-            if resolved is not None:
-                return _project_value(resolved)
         return self.library_object(qualified)
 
     def library_object(self, qualified: str) -> Value:
@@ -726,7 +686,6 @@ class _Interpreter:
         self.expressions_of(node.bases, env)
         self.expressions_of(node.keywords, env)
         info = _Class(node)
-        info.bases = frozenset(c for base in node.bases for c in self.value_of(base.value).classes if not c.instance)
         info.is_path = any(self.value_of(base.value).callees & names.PATH_CLASSES for base in node.bases)
         self.classes[node] = info
         self.order[node] = len(self.order)
@@ -825,20 +784,7 @@ class _Interpreter:
                 value = Value(locations=frozenset({TEMP}), kinds=STR_KIND, idents=callees & names.TEMP_DIR_ATTRIBUTES)
             elif len(callees) == 1 and names.LIBRARY_LOCATIONS.keys() & callees:
                 value = self.library_object(next(iter(callees)))
-            elif self.project is not None and len(callees) == 1:
-                # ``paths.CACHE_ROOT`` after ``from pkg import paths``: a project module's name.
-                resolved = self.project.resolve(next(iter(callees)))
-                if resolved is not None:
-                    value = _project_value(resolved)
-        for exported in receiver.classes:
-            if exported.instance:  # ``store.put`` of ``store = Store()`` from another module (off the class: ``Project.resolve``)
-                value = value | self.method_value(exported, attr)
         classes: List[cst.ClassDef] = self.ordered(receiver.instances | {d for d in receiver.defs if isinstance(d, cst.ClassDef)})
-        for cls in classes:  # ``self.put`` in a class of this module whose base is another module's class
-            info = self.classes.get(cls)
-            if info is not None and info.bases and attr not in info.body:
-                for base in sorted(info.bases, key=lambda c: c.qualified):
-                    value = value | self.method_value(base.instantiated() if cls in receiver.instances else base, attr)
         for cls in classes:
             value = value | self.class_attribute(cls, attr)
         if value.defs:
@@ -880,12 +826,6 @@ class _Interpreter:
             bindings = summary.bindings([], False, True, receiver)
             result = result | instantiate(summary.returns, bindings)
         return result
-
-    def method_value(self, cls: ExportedClass, attr: str) -> Value:
-        """What ``attr`` read off another module's class (or an object of it) is, when a
-        call of it does something callers need."""
-        method = self.project.method(cls, attr) if self.project is not None else None
-        return Value(callees=frozenset({method.qualified}), exports=frozenset({method})) if method is not None else EMPTY
 
     def class_attribute(self, cls: cst.ClassDef, attr: str) -> Value:
         info = self.classes.get(cls)
@@ -1107,16 +1047,6 @@ class _Interpreter:
         for callee in sorted(function.callees):
             result = result | self.library_call(node, callee, arguments)
         known = result is not EMPTY  # a library function whose result the analysis knows
-        if function.exports:
-            for exported in sorted(function.exports, key=lambda e: e.qualified):
-                result = result | self.exported_call(node, exported, arguments)
-        for cls in sorted(function.classes, key=lambda c: c.qualified):
-            if not cls.instance:  # another module's class: an object of it, made by its ``__init__``
-                instance = cls.instantiated()
-                result = result | Value(classes=frozenset({instance}))
-                init = self.project.method(instance, "__init__") if self.project is not None else None
-                if init is not None:
-                    self.exported_call(node, init, arguments)
         receiver = self.values.get(node.func.value, EMPTY) if isinstance(node.func, cst.Attribute) else None
         for definition in self.ordered(function.defs):
             if isinstance(definition, cst.ClassDef):
@@ -1162,50 +1092,6 @@ class _Interpreter:
 
     def value_of(self, node: cst.CSTNode) -> Value:
         return self.values.get(node, EMPTY)
-
-    def exported_call(self, call: cst.Call, exported: Exported, arguments: "_Arguments") -> Value:
-        """A call of another project module's function: its summary with this call's
-        values, as ``called`` applies a same-module one. Its renames become this call's
-        moves, named for the function and where the rename is."""
-        bound = {
-            param: (self.value_of(node), node)
-            for param, node in exported.bind(call_arguments(call)).items()
-        }
-
-        def side(end: Side) -> Tuple[Value, cst.BaseExpression]:
-            if end.param is None:
-                return Value(locations=end.locations, kinds=STR_KIND), call
-            value, node = bound.get(end.param, (EMPTY, call))
-            if end.derived:
-                value = value.derived(value.kinds or STR_KIND, Relation.BELOW).with_locations(end.locations)
-            return value, node
-
-        def alone(end: Side) -> Value:
-            """The end as the function's own module sees it: a parameter by its name."""
-            guess = self.locations.for_identifier(end.param) if end.param is not None else frozenset()
-            return Value(locations=end.locations | guess)
-
-        for move in exported.moves:
-            (source, source_node), (destination, destination_node) = side(move.source), side(move.destination)
-            effect = MoveEffect(
-                Move(call, move.function, source_node, destination_node, method=False),
-                source, destination, via=(exported.name,), origin=f"{exported.path}:{move.line}",
-            )
-            self.add_effect(call, effect)
-            here, there = verdict(source, destination), verdict(alone(move.source), alone(move.destination))
-            if here is not None and there is not None and here.code == there.code:
-                self.told_there.add((call, effect.key))  # the function's module reports it, for every caller
-        if exported.removes and self.function_stack:
-            for param in exported.removes:
-                if param in bound:
-                    self.note_removal(bound[param][0])
-        if exported.returns_temp:
-            return Value(locations=frozenset({TEMP}), kinds=STR_KIND, idents=frozenset({Fresh(call)}))
-        if exported.returns_param is not None and exported.returns_param in bound:
-            return bound[exported.returns_param][0]
-        if exported.returns_locations:
-            return Value(locations=exported.returns_locations, kinds=STR_KIND)
-        return EMPTY
 
     def effects_of(self, node: cst.Call, function: Value, receiver: Optional[Value]) -> None:
         """Note what ``node`` does to paths itself: a move, or a removal of a parameter."""
@@ -1368,28 +1254,6 @@ class _Arguments:
     def node(self, index: int, keyword: str) -> cst.BaseExpression:
         """The expression ``get`` found (call it only when ``get`` found one)."""
         return self._nodes[keyword] if keyword in self.keywords else self._nodes[index]
-
-
-def call_arguments(call: cst.Call) -> List[Tuple[Optional[str], bool, cst.BaseExpression]]:
-    """``call``'s arguments as ``Exported.bind`` takes them: (keyword, starred, expression)."""
-    return [(a.keyword.value if a.keyword is not None else None, bool(a.star), a.value) for a in call.args]
-
-
-def _project_value(resolved: Resolved) -> Value:
-    """The value of a name another module of the project binds: the library objects it
-    is an alias of, or the path it holds, the same path wherever it is imported
-    (named for where it is bound)."""
-    if resolved.function is not None:
-        return Value(callees=frozenset({resolved.function.qualified}), exports=frozenset({resolved.function}))
-    if resolved.cls is not None:  # its class and static methods are read off it as ``pkg.mod.Class.name`` (``Project.resolve``)
-        return Value(callees=frozenset({resolved.cls.qualified}), classes=frozenset({resolved.cls}))
-    if resolved.locations or resolved.literal is not None:
-        kinds = PATH_KIND if resolved.path else STR_KIND
-        idents: FrozenSet[Token] = frozenset()
-        if resolved.literal is None:
-            idents = frozenset({"{}:{}".format(*resolved.origin)})
-        return Value(locations=resolved.locations, kinds=kinds, literal=resolved.literal, callees=resolved.callees, idents=idents)
-    return Value(callees=resolved.callees)
 
 
 def _entered(value: Value) -> Value:

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, FrozenSet, Hashable, Optional, Tuple
 import libcst as cst
 
 if TYPE_CHECKING:
-    from xdevlint.analysis.exports import Exported, ExportedClass
     from xdevlint.analysis.moves import MoveEffect
 
 #: Kinds of value the analysis tells apart.
@@ -137,8 +136,6 @@ class Value:
     for a temp or staging place, written by the function...), each reason as a short
     phrase for messages; a union over paths, like ``locations``.
     ``moves``: on a call, the moves it makes, its own or in a same-module callee.
-    ``exports``: the functions of other project modules it may be (``exports.Exported``);
-    ``classes``: their classes, or (``ExportedClass.instance``) instances of them.
     """
 
     locations: FrozenSet[str] = frozenset()
@@ -155,8 +152,6 @@ class Value:
     alternatives: Tuple["Shape", ...] = ()
     evidence: FrozenSet[str] = frozenset()
     moves: Tuple["MoveEffect", ...] = ()
-    exports: FrozenSet["Exported"] = frozenset()
-    classes: FrozenSet["ExportedClass"] = frozenset()
 
     def __or__(self, other: "Value") -> "Value":
         if other is EMPTY or other == self:
@@ -178,8 +173,6 @@ class Value:
             alternatives=_alternatives(self, other),
             evidence=self.evidence | other.evidence,
             moves=self.moves + tuple(m for m in other.moves if m not in self.moves),
-            exports=self.exports | other.exports,
-            classes=self.classes | other.classes,
         )
 
     @property
@@ -188,8 +181,8 @@ class Value:
 
     @property
     def is_object(self) -> bool:
-        """A library object, a function or class of the project, or an instance of one."""
-        return bool(self.callees or self.defs or self.instances or self.exports or self.classes)
+        """A library object, a function or class of the module, or an instance of one."""
+        return bool(self.callees or self.defs or self.instances)
 
     def derived(self, kinds: FrozenSet[str], relation: Relation, literal: Optional[str] = None) -> "Value":
         """A path made from this one: in the same locations, and where ``relation`` puts it."""

@@ -86,10 +86,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="skip files git ignores (.gitignore, .git/info/exclude, global excludes; default: on)",
     )
     parser.add_argument(
-        "--project-index", action=argparse.BooleanOptionalAction, default=None,
-        help="follow names, helpers and constants into the project's other modules (default: off)",
-    )
-    parser.add_argument(
         "--force-exclude", action=argparse.BooleanOptionalAction, default=None,
         help="apply the excludes to files and directories named on the command line too (for pre-commit; "
         "default: off, as force-exclude in the configuration)",
@@ -156,8 +152,6 @@ def _overrides(args: argparse.Namespace) -> Dict[str, Any]:
             overrides[option] = tuple(value)
     if args.respect_gitignore is not None:
         overrides["respect_gitignore"] = args.respect_gitignore
-    if args.project_index is not None:
-        overrides["project_index"] = args.project_index
     if args.force_exclude is not None:
         overrides["force_exclude"] = args.force_exclude
     if args.max_file_size is not None:
@@ -524,7 +518,7 @@ def vendor_safemove(path: str, out: TextIO) -> int:
 #: The first generation's collection threshold for a run (CPython's default is 700). A
 #: run allocates trees and scans by the million and keeps few of them: at 700 a cold run
 #: of the ecosystem corpus spent a sixth of its CPU collecting (14.7 s -> 12.7 s at
-#: 10,000; 29.1 s -> 24.8 s with the project index). Workers inherit it (``pool``).
+#: 10,000). Workers inherit it (``pool``).
 GC_THRESHOLD = 10_000
 
 

@@ -8,7 +8,7 @@ import libcst as cst
 
 from xdevlint.analysis.lifetime import Analysis, Lifetime
 from xdevlint.analysis.locations import Locations
-from xdevlint.analysis.moves import CROSS, MoveEffect, Related
+from xdevlint.analysis.moves import CROSS, Related
 from xdevlint.fixes.moves import MoveFixes
 from xdevlint.rules.rule import Rule
 from xdevlint.stages.scan import Scan
@@ -68,27 +68,15 @@ class MoveRule(Rule):
             if effect.deferred or not effect.judged or found is None or found.code != self.CODE:
                 continue  # told elsewhere, proven, handled by a copy, or another rule's
             message = self.MESSAGES[found.kind].format(
-                mover=_mover(effect), source=describe(found.source), destination=describe(found.destination),
+                mover=f"`{effect.move.function}`", source=describe(found.source), destination=describe(found.destination),
                 why=_why(found.evidence), callers=_callers(effect.related),
             )
-            # A rename of another module's function is fixed there, or not at all; a move
-            # function handed to another call (``run_in_executor``) is not a call to rewrite.
+            # A move function handed to another call (``run_in_executor``) is not a call to rewrite.
             fix = None
-            if self._fixes is not None and not effect.via and not effect.move.passed:
+            if self._fixes is not None and not effect.move.passed:
                 fix = self._fixes.fix_for(effect.move)
             related = tuple((r.call, _passes(r)) for r in effect.related)
             self.report(node, message, fix, related)
-
-
-def _mover(effect: MoveEffect) -> str:
-    """Who moves: ``os.rename``, or ``publish()`` calling it (in ``_write`` further down),
-    for a rename in another module's function."""
-    if not effect.via:
-        return f"`{effect.move.function}`"
-    where = f" (in `{effect.via[-1]}`)" if len(effect.via) > 1 else ""
-    if effect.origin:  # a rename in another module of the project
-        where = f" (in `{effect.via[-1]}` at `{effect.origin}`)" if len(effect.via) > 1 else f" (at `{effect.origin}`)"
-    return f"`{effect.via[0]}()` calls `{effect.move.function}`{where}, which"
 
 
 def _why(evidence: Tuple[str, ...]) -> str:

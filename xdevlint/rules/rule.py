@@ -79,12 +79,6 @@ class Rule(cst.BatchableCSTVisitor, Documented):
     def value_of(self, node: cst.CSTNode) -> Value:
         return self.get_metadata(ProvenanceProvider, node, EMPTY)
 
-    def made_elsewhere(self, creation: cst.Call) -> str:
-        """For a message: where the temp a call of another project module's function hands
-        back is made (`` (made by `download()` at `pkg/io.py:23`)``), or nothing."""
-        helpers = sorted((e.name, e.where) for e in self.value_of(creation.func).exports if e.returns_temp)
-        return f" (made by `{helpers[0][0]}()` at `{helpers[0][1]}`)" if helpers else ""
-
     def report(
         self, node: cst.CSTNode, message: str, fix: Optional[Fix] = None,
         related: Tuple[Tuple[cst.CSTNode, str], ...] = (),

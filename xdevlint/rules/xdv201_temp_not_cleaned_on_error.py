@@ -51,9 +51,8 @@ class TempNotCleanedOnError(Rule):
     the temp directory (`os.path.join(tempfile.gettempdir(), f"x-{uuid.uuid4()}")`),
     `self.attr = mkdtemp()`, an item of a container the function made
     (`env["TMP"] = mkdtemp()`, `dirs.append(mkdtemp())`), and the call of a
-    same-module helper (with the project index, of another module's) that returns any
-    of these. A `TemporaryDirectory()` object is not reported: when an error drops it,
-    its finalizer removes the directory.
+    same-module helper that returns any of these. A `TemporaryDirectory()` object is
+    not reported: when an error drops it, its finalizer removes the directory.
 
     Only real transfers hand a temp on: returning or yielding it (or a container or
     object holding it) to the caller; storing it on `self` where another method of
@@ -193,7 +192,7 @@ class TempNotCleanedOnError(Rule):
 
     CODE = "XDV201"
     NAME = "temp-not-cleaned-on-error"
-    MESSAGE = "{name} from `{factory}`{made} is left behind when {origin} fails: {how}"
+    MESSAGE = "{name} from `{factory}` is left behind when {origin} fails: {how}"
     FIX_TITLE = TITLE
 
     METADATA_DEPENDENCIES = (ProvenanceProvider, LifetimeProvider)
@@ -239,7 +238,7 @@ class TempNotCleanedOnError(Rule):
             how = f"`{self.code(leak.handler)}` {_EXITS[leak.exit]}"
         others = len(lifetime.leaks) - 1
         message = self.MESSAGE.format(
-            name=held_as(temp), factory=self.code(temp.creation), made=self.made_elsewhere(temp.creation), origin=origin, how=how
+            name=held_as(temp), factory=self.code(temp.creation), origin=origin, how=how
         )
         if others:
             message += f" (and {others} other error path{'s' if others > 1 else ''})"

@@ -296,8 +296,6 @@ class SwallowedMoveError(Rule):
         definitions = self.definitions(call)
         if definitions and (all(self.always_raises(d) for d in definitions) or any(self.falls_back(d) for d in definitions)):
             return True
-        if self.exported_raises(call):
-            return True
         if name in _QUIET_LOG_METHODS:
             return False  # whatever it is given, it goes nowhere anyone reads
         if name == "log" and call.args and _quiet_level(call.args[0].value):
@@ -350,11 +348,6 @@ class SwallowedMoveError(Rule):
                     self._by_name.setdefault(node.name.value, []).append(node)
         return self._by_name.get(call.func.attr.value, [])
 
-    def exported_raises(self, call: cst.Call) -> bool:
-        """Whether ``call`` can only be functions of other project modules that always raise."""
-        exports = self.value_of(call.func).exports
-        return bool(exports) and all(e.raises for e in exports)
-
     def always_raises(self, function: cst.FunctionDef) -> bool:
         """Whether every call of ``function`` ends in an exception or an exit: it says so
         (``-> NoReturn``), or it has no ``return`` and its body raises on every path."""
@@ -384,7 +377,7 @@ class SwallowedMoveError(Rule):
             if self.value_of(call.func).callees & names.EXIT_FUNCTIONS:
                 return True
             definitions = self.definitions(call)
-            return bool(definitions) and all(self.always_raises(d) for d in definitions) or self.exported_raises(call)
+            return bool(definitions) and all(self.always_raises(d) for d in definitions)
         if isinstance(statement, cst.If):
             other = statement.orelse
             if other is None:
@@ -522,7 +515,7 @@ class SwallowedMoveError(Rule):
         """Whether ``call`` renames, replaces or links (itself, or a move function it is
         handed) where the two sides are not proven to stay on one filesystem: only then
         can it fail with ``EXDEV``. ``shutil.move`` and the copies handle ``EXDEV`` themselves."""
-        return any(e.judged and not e.via and not e.proven for e in self.value_of(call).moves)
+        return any(e.judged and not e.proven for e in self.value_of(call).moves)
 
     def absorbs(self, handler: Handler) -> bool:
         """Whether ``handler`` takes every ``OSError`` and lets none out again."""

@@ -22,11 +22,10 @@ class TempNeverRemoved(Rule):
     `os.path.join(mkdtemp(), ...)`, a `functools.partial` factory,
     `urllib.request.urlretrieve(url)` without a filename, a unique name in the temp
     directory such as `os.path.join(tempfile.gettempdir(), f"x-{uuid.uuid4()}")`, or a
-    same-module helper, or with the project index another module's, that returns one)
-    that no normal path removes, moves, hands on or registers for removal: a path no
-    exception went through. A removal only in an `except` clause does not count
-    (every call that succeeds leaves the temp), and the message says so. The finding
-    is on the creation call.
+    same-module helper that returns one) that no normal path removes, moves, hands on
+    or registers for removal: a path no exception went through. A removal only in an
+    `except` clause does not count (every call that succeeds leaves the temp), and the
+    message says so. The finding is on the creation call.
 
     Handing on means a real transfer: returning or yielding the temp (or a container
     or object holding it) to the caller, storing it where it outlives the call (in a
@@ -112,7 +111,7 @@ class TempNeverRemoved(Rule):
 
     CODE = "XDV203"
     NAME = "temp-never-removed"
-    MESSAGE = "{name} from `{factory}`{made} is never removed: {why}, so every call leaves it behind"
+    MESSAGE = "{name} from `{factory}` is never removed: {why}, so every call leaves it behind"
 
     METADATA_DEPENDENCIES = (ProvenanceProvider, LifetimeProvider)
 
@@ -143,4 +142,4 @@ class TempNeverRemoved(Rule):
         else:
             why = "no path removes, moves, hands on or registers it"
         factory = snippet(self.module.code_for_node(temp.creation))
-        self.report(node, self.MESSAGE.format(name=held_as(temp), factory=factory, made=self.made_elsewhere(temp.creation), why=why))
+        self.report(node, self.MESSAGE.format(name=held_as(temp), factory=factory, why=why))

@@ -49,7 +49,6 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from xdevlint.analysis import names
 from xdevlint.model import Finding, Span
-from xdevlint.analysis.locations import Locations
 from xdevlint.stages.scan import MOVE_WORDS, Scan
 from xdevlint.stages.scan_lifetime import ModuleIndex
 from xdevlint.stages.sections import Statement, statements
@@ -459,7 +458,7 @@ class Prefocus:
         self.dropped = dropped
 
 
-def prefocus(text: str, locations: Locations, path: str = "", project_index: bool = False) -> Optional[Prefocus]:
+def prefocus(text: str) -> Optional[Prefocus]:
     """``text`` without the top-level functions the focus would drop, found without
     parsing them: the stdlib parser needs about 200 bytes of memory per byte of source,
     so a 10 MB generated module of small functions would take 2 GB before ``focus``
@@ -497,12 +496,12 @@ def prefocus(text: str, locations: Locations, path: str = "", project_index: boo
     while True:
         kept = [i for i in range(len(found)) if i not in waiting]
         cut, lines = _cut(text, found, kept)
-        scan = Scan(cut, None, path, project_index)
+        scan = Scan(cut)
         index = scan.index
         if index is None or not isinstance(index.nodes[0], ast.Module):
             return None
-        always, droppable = _parts(index.nodes[0], index, scan.move_nodes(locations))
-        words = scan.move_words(locations)
+        always, droppable = _parts(index.nodes[0], index, scan.move_nodes())
+        words = scan.move_words()
         for part in waiting.values():
             part.triggered = bool(part.uses & words)
         keeping = _kept(always, [*droppable.values(), *waiting.values()])

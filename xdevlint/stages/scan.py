@@ -13,17 +13,12 @@ import ast
 import re
 import sys
 import warnings
-from typing import TYPE_CHECKING, Callable, Collection, Dict, FrozenSet, Iterable, Iterator, List, Match, Optional, Pattern, Sequence, Set, Tuple, cast
+from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Match, Optional, Pattern, Sequence, Set, Tuple, cast
 
 from xdevlint.analysis import names
-from xdevlint.analysis.dotted import dotted
 from xdevlint.analysis.locations import TEMP, Locations, staging_literal, staging_name
-from xdevlint.model import Closure, Dependencies
 from xdevlint.stages.scan_lifetime import DOWNLOAD_NAMES, FACTORY_NAMES, UNIQUE_NAMES, ModuleIndex, cleared, temp_may_leak, temp_may_stay
 from xdevlint.stages.source import lines_of
-
-if TYPE_CHECKING:  # the index is imported only when a gate asks what the project supplies
-    from xdevlint.analysis.supplied import Supplied
 
 _MOVE_ATTRIBUTES = frozenset(names.MOVE_METHODS) | {q.rsplit(".", 1)[1] for q in names.MOVE_FUNCTIONS}
 _MOVE_MODULES = {q.rsplit(".", 1)[0] for q in names.MOVE_FUNCTIONS}
@@ -33,21 +28,15 @@ _PATH_CLASS_NAMES = {q.rsplit(".", 1)[1] for q in names.PATH_CLASSES}
 class Scan:
     """One file's text with the facts rules ask about, each computed at most once."""
 
-    def __init__(self, text: str, tree: Optional[ast.AST] = None, path: str = "", project_index: bool = False) -> None:
-        """``tree``: the stdlib AST of ``text`` when the caller has it (flake8 does);
-        ``path``: the file's, for the names it imports from its project (none without);
-        ``project_index``: the configuration's ``project-index``."""
+    def __init__(self, text: str, tree: Optional[ast.AST] = None) -> None:
+        """``tree``: the stdlib AST of ``text`` when the caller has it (flake8 does)."""
         self.text = text
-        self.path = path
-        self.project_index = project_index
-        self._supplied: Optional[Supplied] = None
         self._lowered: Optional[str] = None
         self._tree: Optional[ast.AST] = tree
         self._parsed = tree is not None
         self._index: Optional[ModuleIndex] = None
         self._answers: Dict[str, bool] = {}
         self._contains: Dict[Tuple[str, ...], bool] = {}
-        self._named: Optional[List[Tuple[ast.AST, str]]] = None  # ``_spelt_nodes``
         self._moves: Optional[List[ast.Call]] = None  # ``move_calls``
         self._sources: Optional[Tuple[Optional[Set[str]]]] = None  # ``location_sources``: one configuration
         self._cleared: Dict[str, FrozenSet[Tuple[int, int]]] = {}
@@ -60,7 +49,7 @@ class Scan:
 
     def contains_any(self, tokens: Tuple[str, ...]) -> bool:
         """Whether the lowered text holds one of ``tokens``: remembered, since each gate
-        asks (XDV101 and XDV102 share one, and with the project index it asks more)."""
+        asks (XDV101 and XDV102 share one)."""
         answer = self._contains.get(tokens)
         if answer is None:
             lowered = self.lowered
@@ -114,17 +103,6 @@ class Scan:
             self._answers["guarded-move"] = answer
         return answer
 
-    def has_guarded_use(self, spellings: Collection[str]) -> bool:
-        """Whether a body that ``has_guarded_move_call`` looks in may use one of
-        ``spellings`` (``Supplied.spellings_of``): an alias of a move imported from the project."""
-        if not spellings or not self.may_guard():
-            return False
-        if self.index is None:
-            return True
-        spelt = _aliased(self.index, self._spelt_nodes(), spellings)
-        inside = (n for body in _guarded_bodies(self.index, self._withs()) for statement in body for n in ast.walk(statement))
-        return any(_spelling(node) in spelt for node in inside)
-
     def may_guard(self) -> bool:
         """Whether the text may hold a ``try`` with a handler, or a ``with`` that may
         swallow an error (``suppress``, a ``contextmanager``): where a move's error may be lost."""
@@ -170,67 +148,25 @@ class Scan:
             )
         return found
 
-    def move_nodes(self, locations: Locations) -> Set[int]:
+    def move_nodes(self) -> Set[int]:
         """The ids of every node that may move, copy or link, or name a function that
         does, wherever it stands: what the focus keeps (``stages.focus``)."""
         index = self.index
         if index is None:
             return set()
-        found = {id(node) for node in (*self.move_calls(), *_move_like(index, index.nodes))}
-        spellings = self.supplied(locations).spellings
-        if spellings:  # a move alias or a helper that moves or makes a temp, from the project
-            named = self._spelt_nodes()
-            spelt = _aliased(index, named, spellings)
-            found.update(id(node) for node, spelling in named if spelling in spelt)
-        return found
+        return {id(node) for node in (*self.move_calls(), *_move_like(index, index.nodes))}
 
-    def move_words(self, locations: Locations) -> FrozenSet[str]:
+    def move_words(self) -> FrozenSet[str]:
         """Every identifier that makes a node of ``move_nodes`` wherever it stands,
         besides the move words themselves: the names and attributes the file binds to a
-        move or move-like function, and each part of what the project supplies (and of
-        the names assigned from it). Code elsewhere that uses none of them and spells no
+        move or move-like function. Code elsewhere that uses none of them and spells no
         move word holds no move node (``stages.focus.prefocus``)."""
         index = self.index
         if index is None:
             return frozenset()
         _, _, aliases, attributes = _move_aliases(index.nodes)
         _, like, like_attributes = _move_like_aliases(index.nodes)
-        words = aliases | attributes | like | like_attributes
-        spellings = self.supplied(locations).spellings
-        if spellings:
-            for spelling in _aliased(index, self._spelt_nodes(), spellings):
-                words.update(spelling.split("."))
-        return frozenset(words)
-
-    def _spelt_nodes(self) -> List[Tuple[ast.AST, str]]:
-        """Each name and chain of attributes off one in the file, with how it is spelt
-        (``_spelling``): what the project supplies is looked for among them."""
-        if self._named is None:
-            nodes = self.index.nodes if self.index is not None else []
-            self._named = [
-                (node, spelling) for node in nodes if type(node) is ast.Name or type(node) is ast.Attribute
-                for spelling in [_spelling(node)] if spelling is not None
-            ]
-        return self._named
-
-    def supplied(self, locations: Locations) -> Supplied:
-        """What the names the file imports from other modules of its project may be
-        (``project.supplied_to``): a gate that fails on the file alone asks, since an
-        alias of ``os.rename`` or a temp constant may come from there."""
-        if self._supplied is None:
-            from xdevlint.analysis.supplied import NONE_SUPPLIED, supplied_to
-
-            self._supplied = supplied_to(self.text, self.path, locations, self.project_index) if self.path else NONE_SUPPLIED
-        return self._supplied
-
-    def dependencies(self) -> Dependencies:
-        """The project modules (path, stamp) the gates' answers rest on: none unless a gate
-        asked what the project supplies."""
-        return self._supplied.dependencies if self._supplied is not None else frozenset()
-
-    def closure(self) -> Optional[Closure]:
-        """What the gates' answers rest on through import closures (``Supplied.closure``)."""
-        return self._supplied.closure if self._supplied is not None else None
+        return frozenset(aliases | attributes | like | like_attributes)
 
     def may_stage_by_text(self, locations: Locations) -> bool:
         """The text tier of ``may_stage``: a location's word, a staging word, or a write."""
@@ -802,42 +738,6 @@ def _guarded_bodies(index: ModuleIndex, withs: bool) -> List[List[ast.stmt]]:
         if isinstance(node, _TRY_NODES) and any(_may_swallow(h, index) for h in cast(ast.Try, node).handlers)
         or withs and isinstance(node, (ast.With, ast.AsyncWith))
     ]
-
-
-def _spelling(node: ast.AST) -> Optional[str]:
-    """A name, or a dotted chain of attributes off one (``a.b.c``), as the text spells it."""
-    parts = dotted(node)
-    return ".".join(parts) if parts is not None else None
-
-
-def _aliased(index: ModuleIndex, named: List[Tuple[ast.AST, str]], spellings: Collection[str]) -> Set[str]:
-    """``spellings`` and the names the text assigns one of them to, wherever it stands
-    (``m = paths``, ``go = m.swap``, ``self._mv = go``), to a fixed point: from each
-    node that spells one (of ``named``, ``Scan._spelt_nodes``) up to the assignments
-    whose value holds it."""
-    spelt = set(spellings)
-    fresh = set(spelt)
-    while fresh:
-        grown: Set[str] = set()
-        for node, spelling in named:
-            if spelling in fresh:
-                grown.update(_assigned_from(index, node))
-        fresh = grown - spelt
-        spelt |= fresh
-    return spelt
-
-
-def _assigned_from(index: ModuleIndex, node: ast.AST) -> Iterator[str]:
-    """How the targets of each assignment whose value holds ``node`` are spelt (within its statement)."""
-    child, parent = node, index.parents.get(node)
-    while parent is not None:
-        if isinstance(parent, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and parent.value is child:
-            for target in parent.targets if isinstance(parent, ast.Assign) else [parent.target]:
-                elements = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
-                yield from filter(None, map(_spelling, elements))
-        if isinstance(parent, ast.stmt):
-            return
-        child, parent = parent, index.parents.get(parent)
 
 
 def _move_like(index: ModuleIndex, candidates: Iterable[ast.AST]) -> Iterator[ast.AST]:
