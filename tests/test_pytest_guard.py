@@ -305,7 +305,7 @@ def test_fail_fails_those_tests_and_only_those(sample: Path) -> None:
     passed = set(re.findall(r"^PASSED test_shards.py::(\w+)", done.stdout, re.M))
     assert len(passed) == 11  # every test's own body passed
     assert "11 passed, 4 errors" in done.stdout
-    assert f"ERROR at teardown of test_through_tmp" in done.stdout
+    assert "ERROR at teardown of test_through_tmp" in done.stdout
 
 
 def test_ini_option_turns_it_on_and_the_command_line_off(sample: Path) -> None:
