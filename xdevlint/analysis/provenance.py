@@ -1126,12 +1126,7 @@ class _Interpreter:
                 path = directory.derived(STR_KIND, Relation.BELOW).evolve(staged=frozenset({arguments.node(dir_index, "dir")}))
             else:  # dir= maybe, through *args/**kwargs: nothing known
                 path = Value(kinds=STR_KIND)
-            path = path.with_idents(frozenset({Fresh(call)}))
-            if directory is None or TEMP in directory.locations:
-                # Staged in the temp location. A temp the code placed with ``dir=`` elsewhere
-                # is staged only if that directory is (its evidence came along with it): the
-                # author chose where it lies, most often beside its destination.
-                path = path.with_evidence(frozenset({f"made by `{callee}()`"}))
+            path = path.with_idents(frozenset({Fresh(call)})).with_evidence(frozenset({f"made by `{callee}()`"}))
             if callee == "tempfile.mkstemp":
                 return path.evolve(elements=(EMPTY, path))
             return path.evolve(kinds=frozenset({kind}))
