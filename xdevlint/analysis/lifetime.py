@@ -320,8 +320,9 @@ _REMOVING_WORD = re.compile(r"clean|remov|delet|unlink|rmtree|rmdir|purge", re.I
 
 
 def _is_remover_name(expression: Node, callees: FrozenSet[str]) -> bool:
-    """A function handed over by a name that says it removes (``remove_tree``), not the stdlib's."""
-    name = _terminal(expression)
+    """A function handed over by a bare name that says it removes (``remove_tree``, imported
+    from another module), not the stdlib's; ``mylib.os.unlink`` proves nothing."""
+    name = expression.value if isinstance(expression, cst.Name) else None
     return name is not None and _REMOVING_WORD.search(name) is not None and all(c.split(".", 1)[0] not in _STDLIB for c in callees)
 
 
