@@ -79,7 +79,9 @@ class StagedMoveNotProven(MoveRule):
        one directory and remains atomic. (The temp is visible in that directory while it
        is written, as in every atomic-write recipe.) An explicit `dir=` other than
        `None` or `tempfile.gettempdir()` is left alone, and so is `os.renames`, which may
-       be the one creating the destination's directory.
+       be the one creating the destination's directory. When the temp is left behind on
+       some error path (XDV201), the fix also removes it on every such path, one edit for
+       both findings (as XDV101's); where no one rewrite can, `dir=` alone is unsafe.
     2. **The configured `move-function`**: `os.rename`, `os.replace`, `os.renames`,
        `Path.rename` and `Path.replace` calls become `move(src, dst)`, importing it where
        imports go (or reusing an import already there). Safe only when the function is
