@@ -99,7 +99,8 @@ _CONTEXT_TAKERS = frozenset({"enter_context", "enter_async_context", "enterConte
 _CONTAINERS = frozenset(f"builtins.{c}" for c in ("dict", "list", "tuple", "set", "frozenset"))
 #: An unresolved function or method named for removal or registration (``self._cleanup_later(p)``,
 #: ``registry.track(p)``) is taken at its word. ``list.remove`` and ``set.discard`` are not.
-_RELEASING_WORD = re.compile(r"clean|remov|delet|unlink|rmtree|rmdir|purge|dispos|finali[sz]|register|track", re.I)
+_REMOVING = r"clean|remov|delet|unlink|rmtree|rmdir|purge"
+_RELEASING_WORD = re.compile(_REMOVING + r"|dispos|finali[sz]|register|track", re.I)
 _CONTAINER_METHODS = frozenset({"remove", "discard", "pop"})
 #: Builtins whose failure is an error of the world, not of the program.
 _FALLIBLE_BUILTINS = frozenset({"builtins.open", "builtins.input", "builtins.__import__", "builtins.exec", "builtins.eval", "builtins.compile", "builtins.next", "builtins.int", "builtins.float"})
@@ -315,8 +316,9 @@ def _key(expression: Node) -> Optional[str]:
     return None
 
 
-#: Words of a function's or a flag's name that say it removes what it is given.
-_REMOVING_WORD = re.compile(r"clean|remov|delet|unlink|rmtree|rmdir|purge", re.I)
+#: Words of a function's or a flag's name that say it removes what it is given
+#: (``_RELEASING_WORD`` without what only registers or disposes of it).
+_REMOVING_WORD = re.compile(_REMOVING, re.I)
 
 
 def _is_remover_name(expression: Node, callees: FrozenSet[str]) -> bool:
