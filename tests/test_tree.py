@@ -23,3 +23,13 @@ def test_children_are_computed_once_while_remembering_and_forgotten_after() -> N
         with remembering():  # nested: the same memory
             assert children(statement) is first
     assert children(statement) is not first
+
+
+def test_a_tree_dropped_while_remembering_never_lends_its_children_to_a_new_one() -> None:
+    """A fix builds trees, walks them and drops them while the module is analysed: a new
+    node may then be given a dropped one's ``id``, and must still get its own children
+    (the stale list made a fixture's fix differ one run in a hundred)."""
+    with remembering():
+        for number in range(2000):
+            call = cst.Call(func=cst.Name(f"f{number}"), args=[cst.Arg(cst.Name(f"a{number}"))])
+            assert children(call) == [call.func, *call.args]

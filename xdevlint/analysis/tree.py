@@ -23,16 +23,17 @@ def _kept(kind: type) -> bool:
     return kept
 
 
-#: While a module is analysed (``remembering``): each node's children by ``id``, so the
-#: providers' and the rules' walks of one tree compute them once (a node's ``__hash__``
-#: is a Python call in libcst; ``id`` is not).
-_MEMO: Optional[Dict[int, List[cst.CSTNode]]] = None
+#: While a module is analysed (``remembering``): each node with its children, by ``id``,
+#: so the providers' and the rules' walks of one tree compute them once (a node's
+#: ``__hash__`` is a Python call in libcst; ``id`` is not). The node is held with its
+#: children: a fix's new tree walked once and dropped would otherwise free its ids for
+#: the next one, which would be handed the old tree's children.
+_MEMO: Optional[Dict[int, Tuple[cst.CSTNode, List[cst.CSTNode]]]] = None
 
 
 @contextmanager
 def remembering() -> Iterator[None]:
-    """Remember ``children`` until the block ends; its trees must outlive it (an ``id``
-    is only unique while its node lives). The lists returned are shared: read only."""
+    """Remember ``children`` until the block ends. The lists returned are shared: read only."""
     global _MEMO
     outer = _MEMO
     if outer is None:
@@ -50,7 +51,7 @@ def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     if memo is not None:
         known = memo.get(id(node))
         if known is not None:
-            return known
+            return known[1]
     kind = type(node)
     fields = _FIELDS.get(kind)
     if fields is None:
@@ -70,5 +71,5 @@ def children(node: cst.CSTNode) -> List[cst.CSTNode]:
             if keep or keep is None and _kept(held):
                 append(value)
     if memo is not None:
-        memo[id(node)] = found
+        memo[id(node)] = (node, found)
     return found
