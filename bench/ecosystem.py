@@ -15,6 +15,7 @@ whether each rule meets its precision target. bench/README.md says how to review
     python bench/ecosystem.py --hashseed-check  # first run twice under different PYTHONHASHSEED
     python bench/ecosystem.py --half check      # the held-out half: its own findings and review files
     python bench/ecosystem.py --half fresh      # the second held-out set, chosen once the check half was read
+    python bench/ecosystem.py --half late       # the third, chosen once the fresh set was read
 
 The corpus has two halves. The *tuned* half (`PINS` and the stdlib) is the one rule changes
 are read against, finding by finding. The *check* half (`CHECK_PINS`) was chosen before the
@@ -49,6 +50,8 @@ CHECK_FINDINGS_FILE = BENCH / "ecosystem-check-findings.txt"
 CHECK_REVIEW_FILE = BENCH / "ecosystem-check-review.md"
 FRESH_FINDINGS_FILE = BENCH / "ecosystem-fresh-findings.txt"
 FRESH_REVIEW_FILE = BENCH / "ecosystem-fresh-review.md"
+LATE_FINDINGS_FILE = BENCH / "ecosystem-late-findings.txt"
+LATE_REVIEW_FILE = BENCH / "ecosystem-late-review.md"
 DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
 
 PINS: Tuple[str, ...] = (
@@ -119,6 +122,32 @@ FRESH_PINS: Tuple[str, ...] = (
     "sphinx==9.0.4",
     "twine==7.0.0",
     "yt-dlp==2026.11.23",
+)
+#: A third held-out set, chosen on 2026-12-05 once the fresh set had been read (its reading
+#: named the false findings the next rule changes aim at): the newest releases that day of
+#: packages that download, cache, build, checkpoint or install files, in none of the lists
+#: above nor named in issues 30 and 31. Its findings are read once, after the last rule change.
+LATE_PINS: Tuple[str, ...] = (
+    "astropy==8.0.2",
+    "beets==2.14.1",
+    "bentoml==1.4.40",
+    "build==1.6.1",
+    "certbot==5.8.0",
+    "cibuildwheel==4.3.5",
+    "datasette==0.65.5",
+    "fastai==2.8.12",
+    "gallery-dl==1.32.18",
+    "imageio==2.38.2",
+    "kaggle==2.2.5",
+    "meson==1.12.1",
+    "nox==2026.10.20",
+    "optuna==5.1.0",
+    "orbax-checkpoint==0.12.8",
+    "peft==0.21.2",
+    "sentence-transformers==6.3.0",
+    "snakemake==9.27.1",
+    "spacy==3.8.18",
+    "streamlink==8.6.3",
 )
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
@@ -567,9 +596,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
-    parser.add_argument("--half", choices=("tuned", "check", "fresh"), default="tuned",
+    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late"), default="tuned",
                         help="which part of the corpus: tuned (PINS and the stdlib, the default), check "
-                             "(CHECK_PINS, held out, then read) or fresh (FRESH_PINS, held out after it): "
+                             "(CHECK_PINS, held out, then read), fresh (FRESH_PINS, held out after it) or late "
+                             "(LATE_PINS, held out after that): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
                         help="check these packages instead of the built-in pins (repeatable)")
@@ -593,13 +623,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "tuned": (FINDINGS_FILE, REVIEW_FILE),
         "check": (CHECK_FINDINGS_FILE, CHECK_REVIEW_FILE),
         "fresh": (FRESH_FINDINGS_FILE, FRESH_REVIEW_FILE),
+        "late": (LATE_FINDINGS_FILE, LATE_REVIEW_FILE),
     }[args.half]
     args.findings = args.findings or committed[0]
     args.review = args.review or committed[1]
     if held_out:
         args.stdlib = False  # the stdlib belongs to the tuned half
     try:
-        pins = [Pin.parse(spec) for spec in (args.pin or {"tuned": PINS, "check": CHECK_PINS, "fresh": FRESH_PINS}[args.half])]
+        pins = [Pin.parse(spec) for spec in (args.pin or {"tuned": PINS, "check": CHECK_PINS, "fresh": FRESH_PINS, "late": LATE_PINS}[args.half])]
         partial = args.pin is not None or (not args.stdlib and not held_out)
         if partial and not args.check and (args.findings in committed or args.review in committed):
             raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "
