@@ -110,6 +110,11 @@ _HARDLY_FAILING_METHODS = frozenset({
     "values", "items", "clear", "sort", "index", "count", "join", "format", "strip", "lstrip", "rstrip", "split",
     "rsplit", "splitlines", "lower", "upper", "replace", "startswith", "endswith", "encode", "decode",
 })
+#: Calls that fail only on a bug when given the temp just made (or, for the first two,
+#: any descriptor): its mode, its descriptor's file object, its closing.
+_ON_A_FRESH_TEMP = frozenset({"os.fdopen", "os.close", "os.chmod", "os.fchmod", "os.lchmod"})
+#: Of those, the ones an object that does I/O may spell too (``session.get``, ``job.update``).
+_AMBIGUOUS_METHODS = frozenset({"get", "pop", "popleft", "update", "replace", "decode", "encode", "index", "count", "format", "join"})
 #: Methods of a list, set or dict that cannot fail (whatever the item: a hashable key aside).
 _INFALLIBLE_METHODS = frozenset({"append", "appendleft", "add", "insert", "get", "setdefault", "copy", "keys", "values", "items", "clear"})
 #: Calls whose result is a fresh builtin container.
@@ -228,10 +233,12 @@ class Lifetime:
     cited: Optional[Leak] = None
     #: ``cited`` is the creation's own statement, failing on a later pass of a loop
     again: bool = False
+    #: every leak is a statement only a bug makes fail: nothing is left in practice
+    unlikely: bool = False
 
     @property
     def leaking(self) -> bool:
-        return self.handed_off and bool(self.leaks)
+        return self.handed_off and bool(self.leaks) and not self.unlikely
 
 
 class LifetimeProvider(BaseMetadataProvider[Lifetime]):
@@ -2166,13 +2173,16 @@ class _Flow:
         cited = max(found.leaks, key=lambda leak: self.likelihood(leak.origin))
         a = self.a
         again = a.order.get(cited.origin, 0) <= a.order[temp.creation] <= a.end.get(cited.origin, -1)
-        return replace(found, cited=cited, again=again)
+        # Error paths only a bug could take (a builtin, path arithmetic, an assertion,
+        # ``os.chmod`` of the temp just made) leave nothing behind in practice.
+        return replace(found, cited=cited, again=again, unlikely=self.likelihood(cited.origin) < 2)
 
     def likelihood(self, origin: Node) -> int:
         """How likely a statement is to fail, to name the likeliest of a temp's error paths:
-        2 for a ``raise``, an assertion, a wait, or a call that does I/O, runs a process or
-        is not known here; 1 when only a bug or a full disk could make it fail (a builtin,
-        a container's or a string's method, path arithmetic, making another temp)."""
+        2 for a ``raise``, a wait, or a call that does I/O (making another temp: a full
+        disk), runs a process or is not known here; 1 when only a bug could make it fail (a
+        builtin, a container's or a string's method, path arithmetic, an assertion, opening,
+        closing or ``chmod``-ing the temp just made)."""
         parts: Sequence[Node] = [origin]
         if isinstance(origin, cst.If):
             parts = [origin.test]
@@ -2187,7 +2197,9 @@ class _Flow:
         found = 0
         for part in parts:
             for node in self.a._walk(part):
-                if isinstance(node, (cst.Raise, cst.Assert, cst.Await, cst.Yield)):
+                if isinstance(node, cst.Assert):
+                    found = max(found, 1)
+                elif isinstance(node, (cst.Raise, cst.Await, cst.Yield)):
                     return 2
                 if isinstance(node, cst.Call) and self.raise_class(node) is not None:
                     found = max(found, 1 if self.hardly_fails(node) else 2)
@@ -2198,9 +2210,17 @@ class _Flow:
     def hardly_fails(self, call: cst.Call) -> bool:
         func = call.func
         callees = self.a.value_of(func).callees
+        if callees & _ON_A_FRESH_TEMP and call.args and not call.args[0].star:
+            first = call.args[0].value
+            return callees <= {"os.fdopen", "os.close"} or any(self.a.refers(first, t) for t in self.temps)
         if callees:
-            return all(c in names.TEMP_FACTORIES or c.startswith(("builtins.", "os.path.")) and c not in _FALLIBLE_BUILTINS for c in callees)
-        return isinstance(func, cst.Attribute) and func.attr.value in _HARDLY_FAILING_METHODS and not self.a.value_of(func.value).is_path
+            return all(c.startswith(("builtins.", "os.path.")) and c not in _FALLIBLE_BUILTINS for c in callees)
+        if not isinstance(func, cst.Attribute) or func.attr.value not in _HARDLY_FAILING_METHODS:
+            return False
+        receiver = self.a.value_of(func.value)
+        # ``session.get(url)``, ``obj.update()``: on a receiver of unknown kind, only the
+        # methods no I/O object is likely to spell alike.
+        return not receiver.is_path and (bool(receiver.kinds) or func.attr.value not in _AMBIGUOUS_METHODS)
 
     def _lifetime(self, index: int, temp: Temp) -> Lifetime:
         # A ``TemporaryDirectory`` object's finalizer removes the directory when the object
