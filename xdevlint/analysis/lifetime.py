@@ -115,6 +115,8 @@ _HARDLY_FAILING_METHODS = frozenset({
 _ON_A_FRESH_TEMP = frozenset({"os.fdopen", "os.close", "os.chmod", "os.fchmod", "os.lchmod"})
 #: Of those, the ones an object that does I/O may spell too (``session.get``, ``job.update``).
 _AMBIGUOUS_METHODS = frozenset({"get", "pop", "popleft", "update", "replace", "decode", "encode", "index", "count", "format", "join"})
+#: ``Path`` methods that only compute another name: no I/O.
+_PATH_ARITHMETIC = frozenset({"as_posix", "with_name", "with_suffix", "with_stem", "joinpath", "is_absolute", "as_uri"})
 #: Methods of a list, set or dict that cannot fail (whatever the item: a hashable key aside).
 _INFALLIBLE_METHODS = frozenset({"append", "appendleft", "add", "insert", "get", "setdefault", "copy", "keys", "values", "items", "clear"})
 #: Calls whose result is a fresh builtin container.
@@ -757,7 +759,7 @@ class Analysis:
                 continue
             if isinstance(node, cst.BaseSmallStatement) and flow.effects(node).get(index) is HANDED:
                 return True
-            if isinstance(node, cst.Call) and self._registers_cleanup(node, temp):
+            if isinstance(node, cst.Call) and (self._registers_cleanup(node, temp) or self._named_releaser(node, temp)):
                 return True
         return False
 
@@ -1151,6 +1153,13 @@ class Analysis:
                 callees = self.value_of(func).callees
                 if callees & _SAME_PATH_CALLS or temp.inside and callees & _DIRNAME:
                     return self.refers(expression.args[0].value, temp)
+            if self.value_of(func).defs:
+                # A function of the module that returns its argument as it is (``to_bytes(p)``):
+                # the interpreter names the result as that argument.
+                made = self.value_of(expression).idents
+                for arg in expression.args:
+                    if made and not arg.star and self.value_of(arg.value).idents == made:
+                        return self.refers(arg.value, temp)
         return False
 
     def holds_object(self, expression: Node, temp: Temp) -> bool:
@@ -1291,12 +1300,19 @@ class Analysis:
             return True
         if any(_asks_removal(a) for a in call.args) and any(self.names_directory(a.value, temp) for a in call.args):
             return True  # ``upload(path=tmp, delete_after_upload=True)``: the callee removes it
+        return self._named_releaser(call, temp)
+
+    def _named_releaser(self, call: cst.Call, temp: Temp) -> bool:
+        """``module.add_cleanup_file(p)``, ``registry.track(p)``: a function not resolved here,
+        named for removal or registration, given the temp: taken at its word."""
+        func = call.func
+        value = self.value_of(func)
         name = _terminal(func)
         return (
             name is not None and not value.defs
             and not (isinstance(func, cst.Attribute) and name in _CONTAINER_METHODS) and name not in _REGISTRATIONS
             and _RELEASING_WORD.search(name) is not None
-            and all(c.split(".", 1)[0] not in _STDLIB for c in callees)
+            and all(c.split(".", 1)[0] not in _STDLIB for c in value.callees)
             and any(self.names_directory(a.value, temp) or self.holds_object(a.value, temp) for a in call.args)
         )
 
@@ -2214,10 +2230,17 @@ class _Flow:
             first = call.args[0].value
             return callees <= {"os.fdopen", "os.close"} or any(self.a.refers(first, t) for t in self.temps)
         if callees:
-            return all(c.startswith(("builtins.", "os.path.")) and c not in _FALLIBLE_BUILTINS for c in callees)
-        if not isinstance(func, cst.Attribute) or func.attr.value not in _HARDLY_FAILING_METHODS:
+            return all(
+                c.startswith(("builtins.", "os.path.")) and c not in _FALLIBLE_BUILTINS or c in names.PATH_CLASSES
+                for c in callees
+            )
+        if not isinstance(func, cst.Attribute):
             return False
         receiver = self.a.value_of(func.value)
+        if receiver.is_path and func.attr.value in _PATH_ARITHMETIC:
+            return True
+        if func.attr.value not in _HARDLY_FAILING_METHODS:
+            return False
         # ``session.get(url)``, ``obj.update()``: on a receiver of unknown kind, only the
         # methods no I/O object is likely to spell alike.
         return not receiver.is_path and (bool(receiver.kinds) or func.attr.value not in _AMBIGUOUS_METHODS)

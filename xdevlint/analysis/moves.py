@@ -189,11 +189,26 @@ def verdict(source: Value, destination: Value, dir_fds: Optional[Tuple[Value, Va
     if here and there and here != there:
         return Verdict(CROSS, here, there)
     why = staging(source)
-    if why:
+    if why and not (_a_variant(source, destination) and all(w.startswith(NAMED) for w in why)):
         return Verdict(STAGED, here, there, why)
     if any(isinstance(t, Fresh) for t in (*destination.idents, *destination.within)) and (TEMP in there or destination.staged):
         return Verdict(STAGED_IN, here, there)  # onto a new temp, or into a new temp directory
     return Verdict(UNPROVEN, here, there)
+
+
+#: How evidence from a name begins (``named `tmp_path```).
+NAMED = "named `"
+
+
+def _a_variant(source: Value, destination: Value) -> bool:
+    """Whether ``source`` was made, by calls the analysis cannot see into, from the
+    destination or from what the destination was made from: ``temp_filename =
+    prepend_extension(filename, "temp")`` moved onto ``filename``. Its name then names a
+    variant of the destination, not a staging place."""
+    if not source.remade_from:
+        return False
+    made = destination.idents | destination.within | destination.remade_from
+    return not source.remade_from.isdisjoint(made | {parent_of(t) for t in destination.idents})
 
 
 def staging(value: Value) -> Tuple[str, ...]:
@@ -232,7 +247,7 @@ def instantiate(value: Value, bindings: Mapping[Param, Value]) -> Value:
     return Value(
         locations=locations, kinds=kinds, literal=literal, callees=callees, defs=defs, instances=instances,
         elements=elements, params=params, staged=staged, idents=idents, within=within,
-        alternatives=alternatives, evidence=evidence,
+        alternatives=alternatives, evidence=evidence, remade_from=value.remade_from,
     )
 
 

@@ -75,6 +75,14 @@ PASS_THROUGH_CALLS: FrozenSet[str] = frozenset(
         for fn in ("abspath", "realpath", "normpath", "expanduser", "expandvars", "dirname")
     }
     | {"os.fspath", "os.fsencode", "os.fsdecode", "builtins.str", "builtins.bytes"}
+    # Text/bytes converters of widely used libraries: the same path, as the other type.
+    | {f"six.ensure_{kind}" for kind in ("str", "binary", "text")}
+    | {f"django.utils.encoding.{fn}" for fn in ("force_str", "force_bytes", "force_text", "smart_str", "smart_bytes")}
+    | {
+        f"ansible.module_utils.{mod}.{fn}"
+        for mod in ("_text", "common.text.converters")
+        for fn in ("to_bytes", "to_text", "to_native")
+    }
 )
 
 #: ``f(a, b, ...)``: the first component decides, unless a later one is absolute.
@@ -83,9 +91,12 @@ JOIN_CALLS: FrozenSet[str] = frozenset(f"{mod}.join" for mod in _PATH_MODULES)
 #: ``head, tail = split(p)`` and ``root, ext = splitext(p)``.
 SPLIT_CALLS: FrozenSet[str] = frozenset(f"{mod}.{fn}" for mod in _PATH_MODULES for fn in ("split", "splitext"))
 
-#: Constructors of ``pathlib`` paths; they join their arguments like ``os.path.join``.
+#: Constructors of ``pathlib`` paths (and of ``pathlib2``, its backport, which projects import
+#: in its place: ``try: from pathlib2 import Path``); they join their arguments like ``os.path.join``.
 PATH_CLASSES: FrozenSet[str] = frozenset(
-    f"pathlib.{cls}" for cls in ("Path", "PurePath", "PosixPath", "PurePosixPath", "WindowsPath", "PureWindowsPath")
+    f"{module}.{cls}"
+    for module in ("pathlib", "pathlib2")
+    for cls in ("Path", "PurePath", "PosixPath", "PurePosixPath", "WindowsPath", "PureWindowsPath")
 )
 
 #: ``Path`` methods whose result is a path in the receiver's location.
@@ -105,7 +116,9 @@ ENV_CALLS: FrozenSet[str] = frozenset({"os.getenv", "os.environ.get", "os.enviro
 ENV_MAPPINGS: FrozenSet[str] = frozenset({"os.environ", "os.environb"})
 
 #: ``Path.home()`` and ``expanduser("~")`` both mean the literal ``~``.
-HOME_CALLS: FrozenSet[str] = frozenset(f"pathlib.{cls}.home" for cls in ("Path", "PosixPath", "WindowsPath"))
+HOME_CALLS: FrozenSet[str] = frozenset(
+    f"{module}.{cls}.home" for module in ("pathlib", "pathlib2") for cls in ("Path", "PosixPath", "WindowsPath")
+)
 
 #: Filesystem move functions: qualified name -> (source parameter, destination parameter).
 MOVE_FUNCTIONS: Dict[str, Tuple[str, str]] = {

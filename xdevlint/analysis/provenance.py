@@ -30,10 +30,10 @@ from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import DEFAULT, TEMP, Locations, staging_literal, staging_name
-from xdevlint.analysis.moves import SEVERITY, FunctionSummary, MoveEffect, Related, Verdict, instantiate, move_of
+from xdevlint.analysis.moves import NAMED, SEVERITY, FunctionSummary, MoveEffect, Related, Verdict, instantiate, move_of
 from xdevlint.analysis.tree import children
 from xdevlint.analysis.values import (
-    EMPTY, FILE, PATH_KIND, STR_KIND, TEMPDIR, Attr, Fresh, Literal, Merge, Param, Parent, Partial, Relation, Token, Value,
+    EMPTY, FILE, NONE, PATH_KIND, STR_KIND, TEMPDIR, Attr, Fresh, Literal, Merge, Param, Parent, Partial, Relation, Token, Value,
 )
 
 _FunctionNode = Union[cst.FunctionDef, cst.Lambda]
@@ -216,6 +216,9 @@ class _Interpreter:
         self.partials: Dict[cst.Call, Tuple[Sequence[cst.Arg], List[Value]]] = {}
         #: What the module's own code (outside functions) opened for writing.
         self.written: Set[Token] = set()
+        #: Values seen divided by a string (``self.outdir / f"{n}.tmp"``): only a path is,
+        #: so they are paths wherever they are read (``self.outdir / n``).
+        self.divided: Set[Token] = set()
 
     # -- driver -------------------------------------------------------------------
 
@@ -562,7 +565,12 @@ class _Interpreter:
         for alias in node.names:
             name = get_full_name_for_node(alias.name) or ""
             target = alias.asname.name if alias.asname is not None else alias.name
-            self.bind(target, self.imported(f"{module}.{name}"), env, None)
+            qualified = f"{module}.{name}"
+            if name == "Path" and qualified not in names.KNOWN_NAMES and qualified not in _NOT_FILE_PATHS:
+                # A project's own ``Path`` (``from hatch.utils.fs import Path``) is, in practice,
+                # a ``pathlib.Path`` subclass: it makes, joins, moves and removes paths alike.
+                qualified = "pathlib.Path"
+            self.bind(target, self.imported(qualified), env, None)
 
     def imported(self, qualified: str) -> Value:
         if qualified in names.TEMP_DIR_ATTRIBUTES:
@@ -667,7 +675,10 @@ class _Interpreter:
         params = node.params
         for param in (*params.posonly_params, *params.params, *params.kwonly_params):
             if param.default is not None:
-                defaults[param.name.value] = self.ev(param.default, env)
+                value = self.ev(param.default, env)
+                # ``p=None`` says "not passed": no path, as a literal ``None`` argument is none.
+                if not (isinstance(param.default, cst.Name) and param.default.value == "None"):
+                    defaults[param.name.value] = value
         owner = self.class_stack[-1]
         name = node.name.value if isinstance(node, cst.FunctionDef) else "<lambda>"
         if owner is not None and isinstance(node, cst.FunctionDef):
@@ -751,12 +762,15 @@ class _Interpreter:
         if not value.idents:
             # Every value is some path: name it for the library object it is, or for
             # the expression that made it, so that what is derived from it can be related.
-            if len(value.callees) == 1:
+            if len(value.callees) == 1 and not value.alternatives:
+                # (Where paths met, the object is what one of them gave: no name for all.)
                 value = value.with_idents(value.callees)
             elif value.literal is not None:
                 value = value.with_idents(frozenset({Literal(posixpath.normpath(value.literal) if value.literal else ".")}))
             elif not value.is_object:
                 value = value.with_idents(frozenset({node}))
+        elif self.divided and not value.is_path and not value.is_object and not self.divided.isdisjoint(value.idents):
+            value = value.evolve(kinds=value.kinds | PATH_KIND)
         return self.record(node, value)
 
     def ev_other(self, node: cst.BaseExpression, env: Env) -> Value:
@@ -765,6 +779,12 @@ class _Interpreter:
 
     def ev_Name(self, node: cst.Name, env: Env) -> Value:
         value = env.lookup(node.value)
+        if value is None and node.value == "None":
+            return NONE
+        if value is NONE and self.function_stack and node.value not in env.vars:
+            # A global or closure variable that is ``None`` where it is defined is a slot set
+            # from elsewhere (``jieba.tmp_dir = ...``): some path, the same wherever it is read.
+            return Value(idents=frozenset({f"global {node.value}"}))
         if value is None:
             value = Value(callees=frozenset({f"builtins.{node.value}"})) if node.value in names.BUILTINS else EMPTY
         if not value.locations and not value.callees and not value.defs and not value.staged:
@@ -891,13 +911,17 @@ class _Interpreter:
     def ev_BinaryOperation(self, node: cst.BinaryOperation, env: Env) -> Value:
         left = self.ev(node.left, env)
         right = self.ev(node.right, env)
-        if isinstance(node.operator, cst.Divide) and (
-            left.is_path or right.is_path
-            # ``self.tmp_dir / name`` where nothing says ``tmp_dir`` is a path but its name:
-            # a number is rarely named for a temp directory, or divided by a name.
-            or (left.evidence or left.locations) and not isinstance(node.right, (cst.Integer, cst.Float))
-        ):
-            return self.joined([left, right], PATH_KIND)
+        if isinstance(node.operator, cst.Divide):
+            by_text = isinstance(node.right, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString))
+            if by_text and not left.is_path and not left.is_object:
+                self.divided.update(t for t in left.idents if isinstance(t, (Attr, Param)))
+            if (
+                left.is_path or right.is_path or by_text
+                # ``self.tmp_dir / name`` where nothing says ``tmp_dir`` is a path but its name:
+                # a number is rarely named for a temp directory, or divided by a name.
+                or (left.evidence or left.locations) and not isinstance(node.right, (cst.Integer, cst.Float))
+            ):
+                return self.joined([left, right], PATH_KIND)
         if isinstance(node.operator, cst.Add):
             return _concatenated(left, right)
         if isinstance(node.operator, cst.Modulo) and left.literal is not None:
@@ -1069,6 +1093,17 @@ class _Interpreter:
                 if not known and (staging_name(name) or self.locations.for_identifier(name)):
                     # ``get_temp_download_dir()``, ``cached_path(url)``: staged, whatever else is known.
                     result = result.with_evidence(frozenset({f"from `{name}()`"}))
+            # ``prepend_extension(dst, "temp")``, ``name.replace(".x", ".tmp")``: a variant of a
+            # known path (a method of a str or path counts; of another object, not).
+            transformed = [*positional, *keywords.values()]
+            if receiver is not None and receiver.kinds & (STR_KIND | PATH_KIND):
+                transformed.append(receiver)
+            if not known and not function.defs and result is EMPTY and len(transformed) == 1 and _is_separator(transformed[0]):
+                result = self.literal("/")  # ``to_bytes(os.sep)``: the separator, in another type
+            elif not known and not function.defs and result is EMPTY:
+                made_from = frozenset(t for v in transformed if _known_path(v) for t in (*v.idents, *v.within))
+                if made_from:
+                    result = Value(remade_from=made_from)
         return result
 
     def note_write(self, node: cst.Call, function: Value, receiver: Optional[Value], arguments: "_Arguments") -> None:
@@ -1199,11 +1234,30 @@ class _Interpreter:
             return target.derived(PATH_KIND, Relation.SAME)
         if method == "format" and receiver.literal is not None:
             return self.formatted(receiver.literal, "{", args[0] if args else EMPTY)
+        if method in ("encode", "decode") and receiver.kinds <= STR_KIND and not receiver.is_object:
+            return receiver.derived(STR_KIND, Relation.SAME)  # the same path, as bytes or text
+        if _is_separator(receiver):
+            if method in ("encode", "decode"):
+                return self.literal("/")
+            if method == "join" and len(args) == 1 and args[0].elements:
+                # ``os.sep.join([dirname(p), name])`` is ``os.path.join``'s work, done by hand.
+                return self.joined(list(args[0].elements), STR_KIND)
         return EMPTY
 
 
+#: Classes named ``Path`` that are no file system path: a member of a zip archive.
+_NOT_FILE_PATHS = frozenset({"zipfile.Path", "zipfile._path.Path", "zipp.Path"})
+
+#: The path separator, by name: ``os.sep.join(parts)`` joins a path.
+_SEPARATORS = frozenset({"os.sep", "os.path.sep", "posixpath.sep"})
+
+
+def _is_separator(value: Value) -> bool:
+    return value.literal == "/" or not _SEPARATORS.isdisjoint(value.callees | value.idents)
+
+
 #: ``Path`` methods no other common type has: their receiver is a path, whatever else is known.
-_PATH_ONLY_METHODS = frozenset({"with_name", "with_suffix", "with_stem", "joinpath"})
+_PATH_ONLY_METHODS = frozenset({"with_name", "with_suffix", "with_stem", "joinpath", "as_posix"})
 
 #: ``Path`` methods whose result is a path, and where it lies relative to the receiver.
 _PATH_METHODS: Dict[str, Relation] = {
@@ -1383,9 +1437,20 @@ _OPENS = frozenset({"builtins.open", "io.open", "codecs.open"})
 
 
 @lru_cache(maxsize=4096)
+def _known_path(value: Value) -> bool:
+    """Whether ``value`` is a path the analysis knows something of: a parameter, an
+    attribute, a temp, a directory's child..., not a bare literal or an object."""
+    if value.is_object:
+        return False
+    return bool(
+        value.is_path or value.params or value.within or value.staged
+        or any(isinstance(t, (Fresh, Attr, Param, Parent)) for t in value.idents)
+    )
+
+
 def _named(name: str) -> FrozenSet[str]:
     """The evidence a name gives: staged when it says so (``tmp_path``), else none."""
-    return frozenset({f"named `{name}`"}) if staging_name(name) else frozenset()
+    return frozenset({f"{NAMED}{name}`"}) if staging_name(name) else frozenset()
 
 
 def _writes(mode: Optional[str]) -> bool:

@@ -136,6 +136,10 @@ class Value:
     for a temp or staging place, written by the function...), each reason as a short
     phrase for messages; a union over paths, like ``locations``.
     ``moves``: on a call, the moves it makes, its own or in a same-module callee.
+    ``remade_from``: the names and directories of known paths that calls the analysis
+    cannot see into were given to make this one (``prepend_extension(dst, "temp")``,
+    ``pkl_filepath(tmp_dir, "x")``): it is a variant of them, wherever they lie; a union
+    over paths.
     """
 
     locations: FrozenSet[str] = frozenset()
@@ -152,11 +156,14 @@ class Value:
     alternatives: Tuple["Shape", ...] = ()
     evidence: FrozenSet[str] = frozenset()
     moves: Tuple["MoveEffect", ...] = ()
+    remade_from: FrozenSet[Token] = frozenset()
 
     def __or__(self, other: "Value") -> "Value":
-        if other is EMPTY or other == self:
+        # ``None`` is never a path: where it meets one (``tmp = None`` before a ``try``
+        # that makes the temp), the path is what a move or a removal can be given.
+        if other is EMPTY or other is NONE or other == self:
             return self
-        if self is EMPTY:
+        if self is EMPTY or self is NONE:
             return other
         return Value(
             locations=self.locations | other.locations,
@@ -173,6 +180,7 @@ class Value:
             alternatives=_alternatives(self, other),
             evidence=self.evidence | other.evidence,
             moves=self.moves + tuple(m for m in other.moves if m not in self.moves),
+            remade_from=self.remade_from | other.remade_from,
         )
 
     @property
@@ -193,7 +201,7 @@ class Value:
             locations=self.locations, kinds=kinds, literal=literal, params=self.params,
             staged=frozenset() if parent else self.staged, idents=idents, within=within,
             alternatives=tuple(_related(shape, relation) for shape in self.alternatives),
-            evidence=frozenset() if parent else self.evidence,
+            evidence=frozenset() if parent else self.evidence, remade_from=self.remade_from,
         )
 
     @property
@@ -248,7 +256,11 @@ def _alternatives(a: "Value", b: "Value") -> Tuple[Shape, ...]:
     if a.idents == b.idents and a.within == b.within and not a.alternatives and not b.alternatives:
         return ()
     shapes = tuple(dict.fromkeys((*a.shapes, *b.shapes)))
-    return shapes if 1 < len(shapes) <= _MAX_ALTERNATIVES else ()
+    if len(shapes) > _MAX_ALTERNATIVES:
+        # Too many: each side's own common shape (what holds on all of its paths) still
+        # tells more than what the two sides share.
+        shapes = tuple(dict.fromkeys(((a.idents, a.within), (b.idents, b.within))))
+    return shapes if len(shapes) > 1 else ()
 
 
 def _union_elements(
@@ -260,5 +272,7 @@ def _union_elements(
 
 
 EMPTY = Value()
+#: The value of ``None``: the object it is, never a path.
+NONE = Value(callees=frozenset({"builtins.None"}), idents=frozenset({"builtins.None"}))
 STR_KIND: FrozenSet[str] = frozenset({STR})
 PATH_KIND: FrozenSet[str] = frozenset({PATH})

@@ -20,14 +20,18 @@ class StagedMoveNotProven(MoveRule):
     temp or cache location, or one you configure), a name that says so (`tmp_path`,
     `self.staging_dir`, `incomplete_path`, `get_temp_download_dir()`, `*.part`), or a
     file the function itself opened for writing. A new temp as the *destination*
-    counts too.
+    counts too. A name is no evidence for a path that a function xdevlint cannot see
+    into made from the destination, or from what the destination was made from
+    (`temp_filename = prepend_extension(filename, "temp")` moved onto `filename`): it
+    names a variant of that path, wherever it lies.
 
     The two sides are proven to stay on one filesystem when they share a directory
     (`dst + ".tmp"`, `f"{dst}.{pid}"`, `dst.with_suffix(".part")`, `dst.parent / x`,
-    `join(dirname(dst), x)`), when the temp was made with `dir=` the destination's
-    directory (or inside a temp directory made there), when both are built below one
-    root the code names on both sides, or relative to one directory descriptor
-    (`src_dir_fd=fd, dst_dir_fd=fd`). A name's spelling never proves anything.
+    `join(dirname(dst), x)`, `os.sep.join([dirname(dst), x])`, `d / f"{n}.tmp"` and
+    `d / n`: only a path is divided by a string), when the temp was made with `dir=`
+    the destination's directory (or inside a temp directory made there), when both are
+    built below one root the code names on both sides, or relative to one directory
+    descriptor (`src_dir_fd=fd, dst_dir_fd=fd`). A name's spelling never proves anything.
 
     A move inside a function of the module is judged with what every call of that
     function in the module passes, and reported once, at the move, with those calls as
