@@ -208,6 +208,7 @@ def test_xdv203_says_why_no_path_lets_go() -> None:
     [
         "target = Path(work)", "names.append('x')", "os.makedirs(work, exist_ok=True)", "Path(work).mkdir(exist_ok=True)",
         "target = (Path(work) / 'out').as_posix()", "names.append(Path(work).with_suffix('.old').joinpath('x'))",
+        "log.debug('building in %s', ' '.join([work]))", "names.append(os.fsencode(work))",
     ],
 )
 def test_what_cannot_fail_is_never_the_failure(statement: str) -> None:

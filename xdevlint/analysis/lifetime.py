@@ -2231,11 +2231,14 @@ class _Flow:
             return callees <= {"os.fdopen", "os.close"} or any(self.a.refers(first, t) for t in self.temps)
         if callees:
             return all(
-                c.startswith(("builtins.", "os.path.")) and c not in _FALLIBLE_BUILTINS or c in names.PATH_CLASSES
+                c.startswith(("builtins.", "os.path.")) and c not in _FALLIBLE_BUILTINS
+                or c in names.PATH_CLASSES or c in names.PASS_THROUGH_CALLS or c in names.NON_RAISING_CALLS
                 for c in callees
             )
         if not isinstance(func, cst.Attribute):
             return False
+        if func.attr.value in names.LOGGING_METHODS:
+            return True  # logging handles its own errors (``Handler.handleError``)
         receiver = self.a.value_of(func.value)
         if receiver.is_path and func.attr.value in _PATH_ARITHMETIC:
             return True

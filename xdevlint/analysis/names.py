@@ -205,7 +205,10 @@ NON_RAISING_CALLS: FrozenSet[str] = frozenset(
     | {"os.environ.copy", "os.environ.get", "os.getenv"}
     # A path from strings (``Path(f.name)``); what a loop counts through (iterating a
     # name is no call either); a string quoted for a shell.
-    | PATH_CLASSES | {"builtins.range", "builtins.enumerate", "builtins.zip", "shlex.quote", "pipes.quote"}
+    | PATH_CLASSES | {"builtins.range", "builtins.enumerate", "builtins.zip", "shlex.quote", "shlex.join", "pipes.quote"}
+    # The interpreter's own configuration: look-ups in tables it already holds.
+    | {"sysconfig.get_paths", "sysconfig.get_path", "sysconfig.get_config_var", "sysconfig.get_config_vars"}
+    | {"platform.system", "platform.machine", "sys.getfilesystemencoding"}
 )
 
 #: Calls that cannot raise when given a default (``sys.modules.pop(name, None)``);
