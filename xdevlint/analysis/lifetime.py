@@ -99,7 +99,7 @@ _CONTEXT_TAKERS = frozenset({"enter_context", "enter_async_context", "enterConte
 _CONTAINERS = frozenset(f"builtins.{c}" for c in ("dict", "list", "tuple", "set", "frozenset"))
 #: An unresolved function or method named for removal or registration (``self._cleanup_later(p)``,
 #: ``registry.track(p)``) is taken at its word. ``list.remove`` and ``set.discard`` are not.
-_REMOVING = r"clean|remov|delet|unlink|rmtree|rmdir|purge"
+_REMOVING = r"clean|remov|delet|unlink|rmtree|rmdir|purge|(?:^|_)rm(?:_|$)"
 _RELEASING_WORD = re.compile(_REMOVING + r"|dispos|finali[sz]|register|track", re.I)
 _CONTAINER_METHODS = frozenset({"remove", "discard", "pop"})
 #: Builtins whose failure is an error of the world, not of the program.
@@ -335,6 +335,12 @@ def _is_remover_name(expression: Node, callees: FrozenSet[str]) -> bool:
     from another module), not the stdlib's; ``mylib.os.unlink`` proves nothing."""
     name = expression.value if isinstance(expression, cst.Name) else None
     return name is not None and _REMOVING_WORD.search(name) is not None and all(c.split(".", 1)[0] not in _STDLIB for c in callees)
+
+
+def _module_function(callees: FrozenSet[str]) -> bool:
+    """Whether every callee is a function imported from a module (``beets.util.remove``),
+    not a method of an object (whose callees are unknown)."""
+    return bool(callees) and all(c.count(".") >= 1 and not c.startswith("builtins.") for c in callees)
 
 
 def _asks_removal(arg: cst.Arg) -> bool:
@@ -1310,7 +1316,9 @@ class Analysis:
         name = _terminal(func)
         return (
             name is not None and not value.defs
-            and not (isinstance(func, cst.Attribute) and name in _CONTAINER_METHODS) and name not in _REGISTRATIONS
+            # ``paths.remove(p)`` empties a list; ``util.remove(p)``, a module's function, removes.
+            and not (isinstance(func, cst.Attribute) and name in _CONTAINER_METHODS and not _module_function(value.callees))
+            and name not in _REGISTRATIONS
             and _RELEASING_WORD.search(name) is not None
             and all(c.split(".", 1)[0] not in _STDLIB for c in value.callees)
             and any(self.names_directory(a.value, temp) or self.holds_object(a.value, temp) for a in call.args)

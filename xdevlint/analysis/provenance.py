@@ -566,7 +566,7 @@ class _Interpreter:
             name = get_full_name_for_node(alias.name) or ""
             target = alias.asname.name if alias.asname is not None else alias.name
             qualified = f"{module}.{name}"
-            if name == "Path" and qualified not in names.KNOWN_NAMES and qualified not in _NOT_FILE_PATHS:
+            if _another_path_class(qualified):
                 # A project's own ``Path`` (``from hatch.utils.fs import Path``) is, in practice,
                 # a ``pathlib.Path`` subclass: it makes, joins, moves and removes paths alike.
                 qualified = "pathlib.Path"
@@ -1211,7 +1211,7 @@ class _Interpreter:
             return Value(elements=(first.derived(STR_KIND, relation), Value(kinds=STR_KIND)))
         if callee in names.JOIN_CALLS:
             return self.joined(args, STR_KIND)
-        if callee in names.PATH_CLASSES:
+        if callee in names.PATH_CLASSES or _another_path_class(callee):
             return self.joined(args, PATH_KIND)
         if callee in names.HOME_CALLS:
             return Value(kinds=PATH_KIND, literal="~", idents=frozenset({"~"}))
@@ -1247,6 +1247,12 @@ class _Interpreter:
 
 #: Classes named ``Path`` that are no file system path: a member of a zip archive.
 _NOT_FILE_PATHS = frozenset({"zipfile.Path", "zipfile._path.Path", "zipp.Path"})
+
+def _another_path_class(qualified: str) -> bool:
+    """A class named ``Path`` of another library or of the project (``etils.epath.Path``,
+    ``hatch.utils.fs.Path``): a ``pathlib``-like path, joined and derived the same way."""
+    return qualified.rpartition(".")[2] == "Path" and qualified not in names.KNOWN_NAMES and qualified not in _NOT_FILE_PATHS
+
 
 #: The path separator, by name: ``os.sep.join(parts)`` joins a path.
 _SEPARATORS = frozenset({"os.sep", "os.path.sep", "posixpath.sep"})

@@ -36,8 +36,11 @@ class TempNeverRemoved(Rule):
     `self` is reported when no method of the class (or of a same-module base or
     subclass) removes it. Removal counts however it is written: `os.unlink`,
     `shutil.rmtree`, `Path.unlink`, `urlcleanup()` for `urlretrieve`'s, a same-module
-    helper that removes its argument, a closure that does, a method of the object's
-    class that does, a loop over the container holding it (`for f in
+    helper that removes its argument (also through a module function that returns its
+    argument, `shutil.rmtree(to_bytes(p))`), a function of another module named for
+    removal (`windows_proof_rm(p)`, `util.remove(p)`, `cleanup_later(p)`: taken at its
+    word; a `remove` method of an object is a list's), a closure that does, a method
+    of the object's class that does, a loop over the container holding it (`for f in
     self._files.values(): os.remove(f.name)`), or a registration (`atexit.register`,
     `self.addCleanup`, `ExitStack.callback`, `weakref.finalize`). For a path inside a
     new temp directory the directory is the temp: removing or moving the file leaves
