@@ -337,6 +337,21 @@ def _is_remover_name(expression: Node, callees: FrozenSet[str]) -> bool:
     return name is not None and _REMOVING_WORD.search(name) is not None and all(c.split(".", 1)[0] not in _STDLIB for c in callees)
 
 
+def _directory_of_prefix(creation: cst.Call) -> Optional[Node]:
+    """``mkstemp(prefix=module.tmpdir + "/")``: a prefix naming a directory (an expression,
+    then ``/``) puts the temp in it, not in the temp location (``os.path.join`` keeps an
+    absolute second part)."""
+    prefix = next((a.value for a in creation.args if a.keyword is not None and a.keyword.value == "prefix"), None)
+    if isinstance(prefix, cst.BinaryOperation) and isinstance(prefix.operator, cst.Add):
+        if isinstance(prefix.right, cst.SimpleString) and prefix.right.evaluated_value in ("/", b"/"):
+            return prefix.left
+    if isinstance(prefix, cst.FormattedString) and len(prefix.parts) == 2:
+        first, last = prefix.parts
+        if isinstance(first, cst.FormattedStringExpression) and isinstance(last, cst.FormattedStringText) and last.value == "/":
+            return first.expression
+    return None
+
+
 def _module_function(callees: FrozenSet[str]) -> bool:
     """Whether every callee is a function imported from a module (``beets.util.remove``),
     not a method of an object (whose callees are unknown)."""
@@ -794,6 +809,8 @@ class Analysis:
             directory = _argument(temp.creation, factory[0], "dir")
         else:  # a helper or a partial: its ``dir=`` is passed on to the factory
             directory = next((a.value for a in temp.creation.args if a.keyword is not None and a.keyword.value == "dir"), None)
+        if directory is None:
+            directory = _directory_of_prefix(temp.creation)
         if directory is None:
             return False
         if any(other is not temp and other.kind in (DIRECTORY, DIRECTORY_OBJECT) and self.refers(directory, other) for other in temps):

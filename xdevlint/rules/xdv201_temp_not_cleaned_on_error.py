@@ -52,7 +52,10 @@ class TempNotCleanedOnError(Rule):
     `self.attr = mkdtemp()`, an item of a container the function made
     (`env["TMP"] = mkdtemp()`, `dirs.append(mkdtemp())`), and the call of a
     same-module helper that returns any of these. A `TemporaryDirectory()` object is
-    not reported: when an error drops it, its finalizer removes the directory.
+    not reported: when an error drops it, its finalizer removes the directory. Nor is a
+    temp made inside another temp directory of the function, or inside a staging
+    directory the program keeps and removes whole (`dir=module.tmpdir`, or a prefix
+    naming it: `prefix=module.tmpdir + "/"`).
 
     Only real transfers hand a temp on: returning or yielding it (or a container or
     object holding it) to the caller; storing it on `self` where another method of
