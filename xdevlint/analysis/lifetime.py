@@ -337,7 +337,7 @@ def _is_remover_name(expression: Node, callees: FrozenSet[str]) -> bool:
     return name is not None and _REMOVING_WORD.search(name) is not None and all(c.split(".", 1)[0] not in _STDLIB for c in callees)
 
 
-def _directory_of_prefix(creation: cst.Call) -> Optional[Node]:
+def _directory_of_prefix(creation: cst.Call) -> Optional[cst.BaseExpression]:
     """``mkstemp(prefix=module.tmpdir + "/")``: a prefix naming a directory (an expression,
     then ``/``) puts the temp in it, not in the temp location (``os.path.join`` keeps an
     absolute second part)."""
