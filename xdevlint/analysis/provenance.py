@@ -1248,6 +1248,7 @@ class _Interpreter:
 #: Classes named ``Path`` that are no file system path: a member of a zip archive.
 _NOT_FILE_PATHS = frozenset({"zipfile.Path", "zipfile._path.Path", "zipp.Path"})
 
+
 def _another_path_class(qualified: str) -> bool:
     """A class named ``Path`` of another library or of the project (``etils.epath.Path``,
     ``hatch.utils.fs.Path``): a ``pathlib``-like path, joined and derived the same way."""
@@ -1442,7 +1443,6 @@ _PROPERTIES = frozenset({"property", "cached_property"})
 _OPENS = frozenset({"builtins.open", "io.open", "codecs.open"})
 
 
-@lru_cache(maxsize=4096)
 def _known_path(value: Value) -> bool:
     """Whether ``value`` is a path the analysis knows something of: a parameter, an
     attribute, a temp, a directory's child..., not a bare literal or an object."""
@@ -1454,6 +1454,7 @@ def _known_path(value: Value) -> bool:
     )
 
 
+@lru_cache(maxsize=4096)
 def _named(name: str) -> FrozenSet[str]:
     """The evidence a name gives: staged when it says so (``tmp_path``), else none."""
     return frozenset({f"{NAMED}{name}`"}) if staging_name(name) else frozenset()
