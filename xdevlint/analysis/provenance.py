@@ -126,6 +126,8 @@ class _Class:
     body: Dict[str, Value] = field(default_factory=dict)
     attributes: Dict[str, Value] = field(default_factory=dict)
     methods: List[_Function] = field(default_factory=list)
+    #: Names the body only annotates (``pack_dir: Path``): declared, set elsewhere.
+    declared: Set[str] = field(default_factory=set)
     #: A subclass of a ``pathlib`` class: its instances, ``self`` included, are paths.
     is_path: bool = False
     _setters: Optional[Dict[str, List[_Function]]] = None
@@ -489,6 +491,7 @@ class _Interpreter:
                 # A field (``tmp_dir: Path`` of a dataclass): its instances' attribute is a path.
                 if self.annotation_is_path(node.annotation.annotation, env):
                     self.bind(node.target, Value(kinds=PATH_KIND), env, None)
+                    self.class_stack[-1].declared.add(node.target.value)
         elif isinstance(node, cst.AugAssign):
             value = self.ev(node.value, env)
             if isinstance(node.operator, (cst.AddAssign, cst.DivideAssign)):
@@ -713,6 +716,8 @@ class _Interpreter:
         if isinstance(target, cst.Name):
             if not value.idents and not value.is_object:
                 value = value.with_idents(frozenset({target}))  # the variable names the path from here
+            if not self.function_stack and self.class_stack[-1] is not None:
+                self.class_stack[-1].declared.discard(target.value)  # given a value in the body
             env.vars[target.value] = value
             self.record(target, value)
         elif isinstance(target, (cst.Tuple, cst.List)):
@@ -862,7 +867,11 @@ class _Interpreter:
                     self.analyse(method)
             finally:
                 self.resolving = False
-        return info.body.get(attr, EMPTY) | info.attributes.get(attr, EMPTY)
+        body, assigned = info.body.get(attr, EMPTY), info.attributes.get(attr)
+        if assigned is not None and attr in info.declared:
+            # ``pack_dir: Path`` in the body declares what ``__init__`` sets: its kind, and no path of its own.
+            return assigned.evolve(kinds=assigned.kinds | body.kinds)
+        return body | (assigned or EMPTY)
 
     def ev_SimpleString(self, node: cst.SimpleString, env: Env) -> Value:
         try:
@@ -1167,6 +1176,13 @@ class _Interpreter:
             return path.evolve(kinds=frozenset({kind}))
         if callee in names.TEMP_DIR_CALLS:
             return Value(locations=frozenset({TEMP}), kinds=STR_KIND, idents=frozenset({"tempfile.gettempdir"}))
+        lookalike = _tempfile_lookalike(callee)
+        if lookalike is not None and "dir" in arguments.keywords:
+            # A project's or a backport's ``TemporaryDirectory(dir=d)`` (setuptools' py31compat):
+            # named and called as tempfile's, it makes its temp in ``d``. Only where the
+            # temp lies is taken from the name; whether it is one stays unknown.
+            path = arguments.keywords["dir"].derived(lookalike, Relation.BELOW)
+            return path.evolve(elements=(EMPTY, path)) if callee.endswith(".mkstemp") else path
         if callee in names.BESIDE_CALLS:  # ``cache_from_source(p)``: in ``p``'s directory tree
             first = argument(0, "path")
             return first.derived(STR_KIND, Relation.SIBLING) if first is not None else EMPTY
@@ -1253,6 +1269,14 @@ def _another_path_class(qualified: str) -> bool:
     """A class named ``Path`` of another library or of the project (``etils.epath.Path``,
     ``hatch.utils.fs.Path``): a ``pathlib``-like path, joined and derived the same way."""
     return qualified.rpartition(".")[2] == "Path" and qualified not in names.KNOWN_NAMES and qualified not in _NOT_FILE_PATHS
+
+
+def _tempfile_lookalike(qualified: str) -> Optional[FrozenSet[str]]:
+    """The kind a function of another module named as one of ``tempfile``'s makers returns."""
+    if qualified in names.KNOWN_NAMES or qualified.startswith("tempfile."):
+        return None
+    factory = names.TEMP_FACTORIES.get("tempfile." + qualified.rpartition(".")[2])
+    return frozenset({factory[1]}) if factory is not None else None
 
 
 #: The path separator, by name: ``os.sep.join(parts)`` joins a path.
