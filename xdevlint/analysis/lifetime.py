@@ -1514,7 +1514,8 @@ class Analysis:
 
     def moves(self, call: cst.Call, temp: Temp) -> bool:
         func = call.func
-        if self.value_of(func).callees & names.CONSUMING_MOVES:
+        callees = self.value_of(func).callees
+        if callees & names.CONSUMING_MOVES or any(names.project_move(c) for c in callees):
             source = _argument(call, 0, "src")
             return source is not None and self.names_directory(source, temp)
         if isinstance(func, cst.Attribute) and func.attr.value in ("rename", "replace") and len(call.args) == 1:

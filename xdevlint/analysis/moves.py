@@ -28,7 +28,9 @@ class Move:
     ``passed``: the move function is handed to ``call`` with its arguments, to be called
     later or elsewhere (``loop.run_in_executor(None, os.rename, a, b)``,
     ``functools.partial(os.replace, a, b)``), so no rewrite of ``call`` replaces it.
-    ``dir_fds``: the ``src_dir_fd`` and ``dst_dir_fd`` arguments, when both are given."""
+    ``dir_fds``: the ``src_dir_fd`` and ``dst_dir_fd`` arguments, when both are given.
+    ``own``: the project's own move function (``names.PROJECT_MOVE_NAMES``): reported, but
+    not rewritten, since it may do more than ``os``'s."""
 
     call: cst.Call
     function: str
@@ -37,6 +39,7 @@ class Move:
     method: bool  # ``p.rename(q)`` rather than ``os.rename(p, q)``
     passed: bool = False
     dir_fds: Optional[Tuple[cst.BaseExpression, cst.BaseExpression]] = None
+    own: bool = False
 
 
 @dataclass(frozen=True)
@@ -315,6 +318,9 @@ def move_of(call: cst.Call, value_of: ValueOf) -> Optional[Move]:
     unbound = sorted(names.UNBOUND_MOVE_METHODS.keys() & callees)
     if unbound:
         return _unbound(call, call.args, names.UNBOUND_MOVE_METHODS[unbound[0]])
+    project = sorted(c for c in callees if names.project_move(c))
+    if project:
+        return _move(call, call.args, project[0].lstrip("."), 0, "src", 1, "dst", own=True)
     func = call.func
     if isinstance(func, cst.Attribute) and func.attr.value in names.MOVE_METHODS and value_of(func.value).is_path:
         argument = _argument(call.args, 0, "target")
@@ -378,7 +384,7 @@ def _tuple_argument(args: Sequence[cst.Arg], keyword: str) -> Sequence[cst.Arg]:
 
 def _move(
     call: cst.Call, args: Sequence[cst.Arg], function: str, source_index: int, source_keyword: str,
-    destination_index: int, destination_keyword: str, *, passed: bool = False,
+    destination_index: int, destination_keyword: str, *, passed: bool = False, own: bool = False,
 ) -> Optional[Move]:
     source = _argument(args, source_index, source_keyword)
     destination = _argument(args, destination_index, destination_keyword)
@@ -386,4 +392,4 @@ def _move(
         return None
     src_fd, dst_fd = _argument(args, 99, "src_dir_fd"), _argument(args, 99, "dst_dir_fd")
     dir_fds = (src_fd, dst_fd) if src_fd is not None and dst_fd is not None else None
-    return Move(call, function, source, destination, method=False, passed=passed, dir_fds=dir_fds)
+    return Move(call, function, source, destination, method=False, passed=passed, dir_fds=dir_fds, own=own)

@@ -128,6 +128,20 @@ MOVE_FUNCTIONS: Dict[str, Tuple[str, str]] = {
     "os.link": ("src", "dst"),
 }
 
+#: What a project's own module calls its move function, imported with a relative import
+#: (fcache's ``from .posixemulation import rename``, a compat module's ``replace``): a thin
+#: wrapper of ``os``'s on POSIX, taken as a move of its first argument to its second.
+PROJECT_MOVE_NAMES: FrozenSet[str] = frozenset({"rename", "replace", "renames"})
+
+#: How the interpreter names such a function: ``.posixemulation.rename``.
+PROJECT_PREFIX = "."
+
+
+def project_move(qualified: str) -> bool:
+    """Whether ``qualified`` names a project's own move function (``PROJECT_MOVE_NAMES``)."""
+    return qualified.startswith(PROJECT_PREFIX) and qualified.rpartition(".")[2] in PROJECT_MOVE_NAMES
+
+
 #: ``Path`` methods that move or link: name -> whether the receiver is the source.
 #: ``p.rename(t)`` moves ``p`` to ``t``; ``p.hardlink_to(t)`` makes ``p`` a link to ``t``.
 MOVE_METHODS: Dict[str, bool] = {"rename": True, "replace": True, "hardlink_to": False}

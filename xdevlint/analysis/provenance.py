@@ -558,6 +558,9 @@ class _Interpreter:
 
     def import_from(self, node: cst.ImportFrom, env: Env) -> None:
         module = get_absolute_module_for_import(None, node) or ""
+        if node.relative and not isinstance(node.names, cst.ImportStar):
+            # ``from .posixemulation import rename``: the project's own, named from this package.
+            module = "." * len(node.relative) + ((get_full_name_for_node(node.module) or "") if node.module else "")
         if isinstance(node.names, cst.ImportStar):
             # Only what the analysis knows of: a star import of os binds os.rename.
             for qualified in names.KNOWN_NAMES:
@@ -568,7 +571,7 @@ class _Interpreter:
         for alias in node.names:
             name = get_full_name_for_node(alias.name) or ""
             target = alias.asname.name if alias.asname is not None else alias.name
-            qualified = f"{module}.{name}"
+            qualified = f"{module}{name}" if module.endswith(".") else f"{module}.{name}"
             if _another_path_class(qualified):
                 # A project's own ``Path`` (``from hatch.utils.fs import Path``) is, in practice,
                 # a ``pathlib.Path`` subclass: it makes, joins, moves and removes paths alike.

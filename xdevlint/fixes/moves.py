@@ -102,7 +102,7 @@ class MoveFixes:
         self._moves: Dict[cst.CSTNode, List[Move]] = {}
 
     def fix_for(self, move: Move) -> Optional[Fix]:
-        if move.function in NO_FIX:
+        if move.function in NO_FIX or move.own:
             return None
         scope = self.names.scope_of(move.call)
         if not isinstance(scope, (FunctionScope, GlobalScope)):

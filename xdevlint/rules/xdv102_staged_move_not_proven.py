@@ -11,8 +11,11 @@ class StagedMoveNotProven(MoveRule):
     ## What it does
     Flags rename-like calls (`os.rename`, `os.replace`, `os.renames`, `os.link`,
     `Path.rename`, `Path.replace`, `Path.hardlink_to`, however imported, aliased or
-    handed to another call such as `loop.run_in_executor(None, os.rename, a, b)`) that
-    move a *staged* path to a destination not proven to be on the same filesystem.
+    handed to another call such as `loop.run_in_executor(None, os.rename, a, b)`, and
+    the project's own `rename`/`replace`/`renames` imported from a sibling module, such as
+    `from .posixemulation import rename`) that move a *staged* path to a destination not
+    proven to be on the same filesystem. The project's own function is reported but not
+    rewritten: it may do more than `os`'s.
 
     A path is staged when the code made it to be moved: any `tempfile` form
     (`mkstemp`, `mkdtemp`, `NamedTemporaryFile(...).name`, a path inside a temp
@@ -29,7 +32,8 @@ class StagedMoveNotProven(MoveRule):
     (`dst + ".tmp"`, `f"{dst}.{pid}"`, `dst.with_suffix(".part")`, `dst.parent / x`,
     `join(dirname(dst), x)`, `os.sep.join([dirname(dst), x])`, `d / f"{n}.tmp"` and
     `d / n`: only a path is divided by a string), when the temp was made with `dir=`
-    the destination's directory (or inside a temp directory made there), when both are
+    the destination's directory (or inside a temp directory made there; a backport's
+    `TemporaryDirectory(dir=d)` counts as tempfile's), when both are
     built below one root the code names on both sides, or relative to one directory
     descriptor (`src_dir_fd=fd, dst_dir_fd=fd`). A name's spelling never proves anything.
 

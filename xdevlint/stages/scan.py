@@ -237,7 +237,9 @@ _WRITE_MODE = re.compile(r"""[rbtU]{0,2}[wax+][bt+]{0,2}""")
 _WRITING_METHODS = frozenset({"write_text", "write_bytes"})
 _WRITE_CALL = re.compile(r"open\s*\(|write_text|write_bytes")
 _OPEN_CALL = re.compile(r"\s*\(")
-_FROM_OS = re.compile(r"from\s+os\s+import\b")  # no leading \b, for speed: more matches is still sound
+#: ``from os import``, or a relative import, which may bring the project's own ``rename``
+#: (``names.PROJECT_MOVE_NAMES``). No leading \b, for speed: more matches is still sound.
+_FROM_OS = re.compile(r"from\s+(?:os|\.)[\w.]*\s+import\b")
 _MODULE_LIKE = frozenset(_MOVE_MODULES | _PATH_CLASS_NAMES | {"pathlib"})
 
 
@@ -505,6 +507,9 @@ def _move_aliases(nodes: List[ast.AST]) -> Tuple[Set[str], Set[str], Set[str], S
                     aliases.add(alias.asname or alias.name)
                 elif alias.name in _PATH_CLASS_NAMES:
                     classes.add(alias.asname or alias.name)
+        elif isinstance(node, ast.ImportFrom) and node.level:
+            # ``from .posixemulation import rename``: the project's own move function.
+            aliases.update(a.asname or a.name for a in node.names if a.name in names.PROJECT_MOVE_NAMES)
     # ``mv = os.rename``, ``self._swap = os.replace``, ``mv2 = mv``: a name or
     # attribute bound to a move function. Two rounds follow an alias of an alias.
     attribute_aliases: Set[str] = set()
