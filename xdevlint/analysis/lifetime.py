@@ -79,6 +79,9 @@ _STR_METHODS = frozenset({"lower", "upper", "casefold", "strip", "rstrip", "lstr
 _SAME_FILE_STR_METHODS = frozenset({"lower", "upper", "casefold", "strip", "rstrip", "lstrip", "encode", "decode"})
 #: An unresolved function named for handing work to another process or thread
 #: (``daemon(["send", path])``, ``pool.submit(job, path)``) takes the temp with it.
+#: Calls that show a file to the user in another program, which reads it after they
+#: return: ``webbrowser.open(f"file://{tmp}")``, ``webbrowser.get(name).open(url)``.
+_VIEWERS = frozenset({"webbrowser.open", "webbrowser.open_new", "webbrowser.open_new_tab", "os.startfile"})
 _HANDING_WORD = re.compile(r"daemon|detach|background|submit|enqueue", re.I)
 _DIRNAME = frozenset(f"{m}.dirname" for m in ("os.path", "posixpath", "ntpath"))
 #: Calls that keep their single argument's path (``Path(p)``, ``str(p)``, ``abspath(p)``).
@@ -364,6 +367,18 @@ def _asks_removal(arg: cst.Arg) -> bool:
         arg.keyword is not None and _REMOVING_WORD.search(arg.keyword.value) is not None
         and isinstance(arg.value, cst.Name) and arg.value.value == "True"
     )
+
+
+def _views(value: Value, func: Node) -> bool:
+    """Whether a call of ``func`` (whose value is ``value``) opens a file in a viewer."""
+    if value.callees & _VIEWERS:
+        return True
+    if isinstance(func, cst.Attribute) and func.attr.value in ("open", "open_new", "open_new_tab"):
+        receiver = func.value
+        return isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute) and (
+            receiver.func.attr.value == "get" and isinstance(receiver.func.value, cst.Name) and receiver.func.value.value == "webbrowser"
+        )
+    return False
 
 
 def _terminal(func: Node) -> Optional[str]:
@@ -1235,10 +1250,13 @@ class Analysis:
         base: Optional[Node] = None
         if isinstance(expression, cst.Call):
             func, args = expression.func, expression.args
-            if args and not args[0].star and args[0].keyword is None and self.value_of(func).callees & _JOINING_CALLS:
+            callees = self.value_of(func).callees
+            if args and not args[0].star and args[0].keyword is None and callees & _JOINING_CALLS:
                 base = args[0].value
             elif isinstance(func, cst.Attribute) and func.attr.value in _DERIVING_METHODS:
                 base = func.value
+            elif len(args) == 1 and not args[0].star and callees & _SAME_PATH_CALLS:
+                return self.derives(args[0].value, temp)  # ``abspath(join(tmp, sub))``
         elif isinstance(expression, cst.BinaryOperation) and isinstance(expression.operator, (cst.Divide, cst.Add)):
             base = expression.left
         elif isinstance(expression, cst.FormattedString) and expression.parts:
@@ -1333,8 +1351,12 @@ class Analysis:
         name = _terminal(func)
         return (
             name is not None and not value.defs
-            # ``paths.remove(p)`` empties a list; ``util.remove(p)``, a module's function, removes.
-            and not (isinstance(func, cst.Attribute) and name in _CONTAINER_METHODS and not _module_function(value.callees))
+            # ``paths.remove(p)`` empties a list; ``util.remove(p)``, a module's function, removes,
+            # and so does ``fs.remove(p, recursive=True)``: no container takes ``recursive``.
+            and not (
+                isinstance(func, cst.Attribute) and name in _CONTAINER_METHODS and not _module_function(value.callees)
+                and not any(a.keyword is not None and a.keyword.value == "recursive" for a in call.args)
+            )
             and name not in _REGISTRATIONS
             and _RELEASING_WORD.search(name) is not None
             and all(c.split(".", 1)[0] not in _STDLIB for c in value.callees)
@@ -2093,6 +2115,8 @@ class _Flow:
         if temp.kind == DIRECTORY_OBJECT and isinstance(func, cst.Attribute) and func.attr.value in _CONTEXT_TAKERS:
             if any(a.holds_object(arg.value, temp) for arg in call.args):
                 return HANDED  # a directory object given away takes its cleanup with it
+        if _views(a.value_of(func), func) and any(a.carries(arg.value, temp) for arg in call.args):
+            return HANDED  # a browser or viewer opens it after the call returns: kept for it
         name = _terminal(func)
         value = a.value_of(func)
         if name is not None and _HANDING_WORD.search(name) and not value.defs and all(c.split(".", 1)[0] not in _STDLIB for c in value.callees):
