@@ -55,7 +55,7 @@ import libcst as cst
 from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
-from xdevlint.analysis.locations import TEMP
+from xdevlint.analysis.locations import TEMP, staging_name
 from xdevlint.analysis.provenance import ProvenanceProvider
 from xdevlint.analysis.tree import children
 from xdevlint.analysis.values import EMPTY, STR, Partial, Value
@@ -72,7 +72,9 @@ _FACTORY_KINDS = {
 }
 _PARTIAL = "functools.partial"
 _CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
-_QUOTES = frozenset({"shlex.quote", "pipes.quote"})
+_QUOTES = frozenset({"shlex.quote", "pipes.quote", "urllib.request.pathname2url", "urllib.parse.quote"})
+#: ``urljoin("file:", pathname2url(p))``: a URL naming what its parts name.
+_URL_JOINS = frozenset({"urllib.parse.urljoin"})
 _OPENS = frozenset({"builtins.open", "io.open", "os.fdopen"})
 #: ``str`` methods: they cannot fail on a string, and these name the same file.
 _STR_METHODS = frozenset({"lower", "upper", "casefold", "strip", "rstrip", "lstrip", "replace", "encode", "decode", "startswith", "endswith", "split", "rsplit", "format"})
@@ -82,6 +84,7 @@ _SAME_FILE_STR_METHODS = frozenset({"lower", "upper", "casefold", "strip", "rstr
 #: Calls that show a file to the user in another program, which reads it after they
 #: return: ``webbrowser.open(f"file://{tmp}")``, ``webbrowser.get(name).open(url)``.
 _VIEWERS = frozenset({"webbrowser.open", "webbrowser.open_new", "webbrowser.open_new_tab", "os.startfile"})
+_VIEWER_METHODS = frozenset({"open", "open_new", "open_new_tab"})
 _HANDING_WORD = re.compile(r"daemon|detach|background|submit|enqueue", re.I)
 _DIRNAME = frozenset(f"{m}.dirname" for m in ("os.path", "posixpath", "ntpath"))
 #: Calls that keep their single argument's path (``Path(p)``, ``str(p)``, ``abspath(p)``).
@@ -373,11 +376,27 @@ def _views(value: Value, func: Node) -> bool:
     """Whether a call of ``func`` (whose value is ``value``) opens a file in a viewer."""
     if value.callees & _VIEWERS:
         return True
-    if isinstance(func, cst.Attribute) and func.attr.value in ("open", "open_new", "open_new_tab"):
+    if isinstance(func, cst.Attribute) and func.attr.value in _VIEWER_METHODS:
         receiver = func.value
         return isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute) and (
             receiver.func.attr.value == "get" and isinstance(receiver.func.value, cst.Name) and receiver.func.value.value == "webbrowser"
         )
+    return False
+
+
+def _file_url(expression: Node) -> bool:
+    """Whether ``expression`` spells a ``file:`` URL: what only a viewer is handed
+    (``"file://" + p``, ``f"file://{p}"``, ``urljoin("file:", ...)``, ``p.as_uri()``)."""
+    stack = [expression]
+    while stack:
+        node = stack.pop()
+        stack.extend(children(node))
+        if isinstance(node, cst.SimpleString) and node.raw_value.startswith("file:"):
+            return True
+        if isinstance(node, cst.FormattedStringText) and node.value.startswith("file:"):
+            return True
+        if isinstance(node, cst.Attribute) and node.attr.value == "as_uri":
+            return True
     return False
 
 
@@ -831,9 +850,11 @@ class Analysis:
         if any(other is not temp and other.kind in (DIRECTORY, DIRECTORY_OBJECT) and self.refers(directory, other) for other in temps):
             return True
         placed = self.value_of(directory)
-        if placed.evidence and TEMP not in placed.locations:
-            # ``mkstemp(dir=module.tmpdir)``: a staging directory of the program's own, not
-            # the system's temp location; who made it removes it whole (as XDV203 has it).
+        # ``mkstemp(dir=module.tmpdir)``, ``dir=C.DEFAULT_LOCAL_TMP`` (another module's
+        # constant, known only by its name): a staging directory of the program's own, not
+        # the system's temp location; who made it removes it whole (as XDV203 has it).
+        named = isinstance(directory, cst.Attribute) and staging_name(directory.attr.value)
+        if (placed.evidence or named) and TEMP not in placed.locations:
             return True
         scope = self.scope_of.get(temp.creation)
         if isinstance(directory, cst.Name):
@@ -1276,8 +1297,13 @@ class Analysis:
             return any(isinstance(p, cst.FormattedStringExpression) and self.carries(p.expression, temp) for p in expression.parts)
         if isinstance(expression, cst.Call):
             func, args = expression.func, expression.args
-            if len(args) == 1 and self.value_of(func).callees & _QUOTES:
+            callees = self.value_of(func).callees
+            if len(args) == 1 and callees & _QUOTES:
                 return self.carries(args[0].value, temp)
+            if callees & _URL_JOINS:
+                return any(self.carries(a.value, temp) for a in args)
+            if isinstance(func, cst.Attribute) and func.attr.value == "as_uri" and not args:
+                return self.carries(func.value, temp)  # ``path.as_uri()``: ``file:///...``
             if isinstance(func, cst.Attribute) and (
                 func.attr.value == "format" or func.attr.value == "join" and isinstance(func.value, (cst.SimpleString, cst.ConcatenatedString))
             ):
@@ -1301,6 +1327,9 @@ class Analysis:
             return self.carries(expression.left, temp) or self.carries(expression.right, temp)
         if isinstance(expression, cst.Call) and self.constructs(expression):
             return any(self.carries(a.value, temp) for a in expression.args)
+        if isinstance(expression, cst.Call) and len(expression.args) == 1 and not expression.args[0].star:
+            if self.value_of(expression.func).callees & _SAME_PATH_CALLS:
+                return self.carries(expression.args[0].value, temp)  # ``str(out)`` of a path below it
         return self.derives(expression, temp) or self.spells(expression, temp)
 
     def constructs(self, call: cst.Call) -> bool:
@@ -2115,7 +2144,9 @@ class _Flow:
         if temp.kind == DIRECTORY_OBJECT and isinstance(func, cst.Attribute) and func.attr.value in _CONTEXT_TAKERS:
             if any(a.holds_object(arg.value, temp) for arg in call.args):
                 return HANDED  # a directory object given away takes its cleanup with it
-        if _views(a.value_of(func), func) and any(a.carries(arg.value, temp) for arg in call.args):
+        if _views(a.value_of(func), func) and any(a.carries(arg.value, temp) for arg in call.args) or (
+            _terminal(func) in _VIEWER_METHODS and any(_file_url(arg.value) and a.carries(arg.value, temp) for arg in call.args)
+        ):
             return HANDED  # a browser or viewer opens it after the call returns: kept for it
         name = _terminal(func)
         value = a.value_of(func)
