@@ -400,6 +400,15 @@ def _file_url(expression: Node) -> bool:
     return False
 
 
+#: Class methods that make an instance: ``Store.create(d)``, ``Repo.from_path(p)``, ``Db.open(p)``.
+_FACTORY_METHOD = re.compile(r"create|open|init|new|load|from_\w+")
+
+
+def _camel_case(name: str) -> bool:
+    """A class's name, as PEP 8 spells it (``LFSStore``), not a constant's (``TMP``)."""
+    return name[:1].isupper() and not name.isupper()
+
+
 def _terminal(func: Node) -> Optional[str]:
     if isinstance(func, cst.Name):
         return func.value
@@ -1334,14 +1343,19 @@ class Analysis:
 
     def constructs(self, call: cst.Call) -> bool:
         """A constructor: a same-module class, a builtin container, or a class from outside
-        the standard library (named in CamelCase). Its object keeps what it is given."""
+        the standard library (named in CamelCase), called or asked for an instance by one
+        of its factory methods (``LFSStore.create(d)``, ``Repo.from_path(p)``). Its object
+        keeps what it is given."""
         value = self.value_of(call.func)
         if any(isinstance(d, cst.ClassDef) for d in value.defs) or value.callees & _CONTAINERS:
             return True
         if value.defs:
             return False
-        name = _terminal(call.func)
-        if name is None or not name[:1].isupper() or name.isupper():
+        func = call.func
+        if isinstance(func, cst.Attribute) and _FACTORY_METHOD.fullmatch(func.attr.value):
+            func = func.value  # ``Class.create(...)``: the class, through one of its factories
+        name = _terminal(func)
+        if name is None or not _camel_case(name):
             return False
         return not any(c.split(".", 1)[0] in _STDLIB for c in value.callees)
 
