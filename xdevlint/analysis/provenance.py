@@ -1168,6 +1168,12 @@ class _Interpreter:
             if directory is None and not arguments.starred:
                 # Made in ``tempfile.gettempdir()``: beside what else is put there.
                 path = Value(locations=frozenset({TEMP}), kinds=STR_KIND, within=_IN_TEMPDIR)
+            elif directory is not None and directory.literal == "." and argument(dir_index - 1, "prefix") is not None:
+                # ``mkstemp(prefix=str(p), dir=".")``: joined to ".", the prefix keeps its own
+                # directory, absolute or relative to the working one: the temp lies beside ``p``.
+                prefix = argument(dir_index - 1, "prefix")
+                assert prefix is not None
+                path = prefix.derived(STR_KIND, Relation.SIBLING).evolve(staged=frozenset({arguments.node(dir_index, "dir")}))
             elif directory is not None:
                 # Staged in ``dir``: its location, and inside it.
                 path = directory.derived(STR_KIND, Relation.BELOW).evolve(staged=frozenset({arguments.node(dir_index, "dir")}))
@@ -1210,7 +1216,7 @@ class _Interpreter:
                 found = self.environment(variable.literal)
             default = argument(1, "default")
             return found | default if default is not None else found
-        if callee in names.PASS_THROUGH_CALLS:
+        if callee in names.PASS_THROUGH_CALLS or _normalizer_lookalike(callee):
             first = argument(0, "path")
             if first is None:
                 return EMPTY
@@ -1272,6 +1278,16 @@ def _another_path_class(qualified: str) -> bool:
     """A class named ``Path`` of another library or of the project (``etils.epath.Path``,
     ``hatch.utils.fs.Path``): a ``pathlib``-like path, joined and derived the same way."""
     return qualified.rpartition(".")[2] == "Path" and qualified not in names.KNOWN_NAMES and qualified not in _NOT_FILE_PATHS
+
+
+def _normalizer_lookalike(qualified: str) -> bool:
+    """A function of another module named as ``os.path``'s normalisers (gradio's
+    ``utils.abspath``): it returns the same path, spelled otherwise."""
+    return qualified.rpartition(".")[2] in _NORMALIZERS and qualified not in names.KNOWN_NAMES
+
+
+#: ``os.path`` functions that return their argument's path, normalised.
+_NORMALIZERS = frozenset({"abspath", "realpath", "normpath"})
 
 
 def _tempfile_lookalike(qualified: str) -> Optional[FrozenSet[str]]:
