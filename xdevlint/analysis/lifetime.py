@@ -58,7 +58,7 @@ from xdevlint.analysis import names
 from xdevlint.analysis.locations import TEMP, staging_name
 from xdevlint.analysis.provenance import ProvenanceProvider
 from xdevlint.analysis.tree import children
-from xdevlint.analysis.values import EMPTY, STR, Partial, Value
+from xdevlint.analysis.values import EMPTY, STR, Fresh, Partial, Value
 
 #: What a temp is held as: a path to a file or a directory, or the object owning one.
 FILE, DIRECTORY, FILE_OBJECT, DIRECTORY_OBJECT = "file", "directory", "file object", "directory object"
@@ -1339,7 +1339,16 @@ class Analysis:
         if isinstance(expression, cst.Call) and len(expression.args) == 1 and not expression.args[0].star:
             if self.value_of(expression.func).callees & _SAME_PATH_CALLS:
                 return self.carries(expression.args[0].value, temp)  # ``str(out)`` of a path below it
-        return self.derives(expression, temp) or self.spells(expression, temp)
+        return self.derives(expression, temp) or self.spells(expression, temp) or self.returned_below(expression, temp)
+
+    def returned_below(self, expression: Node, temp: Temp) -> bool:
+        """A same-module function's result that is the temp or a path below it, by that
+        function's summary with this call's arguments (``extract(archive, tmpdir)``
+        returning ``join(destination, top)``)."""
+        if not isinstance(expression, cst.Call) or not self.value_of(expression.func).defs:
+            return False
+        value = self.value_of(expression)
+        return any(isinstance(t, Fresh) and t.call is temp.creation for t in (*value.idents, *value.within))
 
     def constructs(self, call: cst.Call) -> bool:
         """A constructor: a same-module class, a builtin container, or a class from outside
