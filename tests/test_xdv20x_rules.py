@@ -86,7 +86,7 @@ GUARDED_BY_WITH = {
     "module aliased": "import contextlib as cl\nfrom os import rename\nwith cl.suppress(OSError):\n    rename(a, b)\n",
     "contextmanager": (
         "import os\nfrom contextlib import contextmanager\n@contextmanager\ndef quiet():\n    try:\n        yield\n"
-        "    except OSError:\n        pass\nwith quiet():\n    os.link(a, b)\n"
+        "    except OSError:\n        pass\nwith quiet():\n    os.link(tmp, b)\n"
     ),
 }
 
@@ -116,9 +116,18 @@ def test_cheap_scan_keeps_a_move_function_handed_to_a_call() -> None:
 
 
 def test_symlink_is_no_move() -> None:
-    source = "import os\ntry:\n    os.symlink(a, b)\nexcept OSError:\n    pass\n"
+    source = "import os\ntry:\n    os.symlink(tmp, b)\nexcept OSError:\n    pass\n"
     assert codes(source, SwallowedMoveError) == []
     assert codes(source.replace("symlink", "link"), SwallowedMoveError) == ["XDV202"]
+
+
+def test_a_link_counts_only_of_a_staged_file() -> None:
+    """A hard link publishes a staged file (``tmp``) or adds a name to one that stays put
+    (``path``): only the first loses data when its failure is swallowed."""
+    source = "import os\ntry:\n    os.link({}, b)\nexcept OSError:\n    pass\n"
+    assert codes(source.format("tmp"), SwallowedMoveError) == ["XDV202"]
+    assert codes(source.format("path"), SwallowedMoveError) == []
+    assert codes(source.format("path").replace("os.link(path, b)", "os.replace(path, b)"), SwallowedMoveError) == ["XDV202"]
 
 
 XDV201_FIXABLE = [

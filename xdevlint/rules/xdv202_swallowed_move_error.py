@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Union
+from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Union
 
 import libcst as cst
 
 from xdevlint.analysis import names
 from xdevlint.analysis.lifetime import calls_in
 from xdevlint.analysis.locations import Locations
-from xdevlint.analysis.moves import move_of
+from xdevlint.analysis.moves import move_of, staging
 from xdevlint.analysis.tree import children
 from xdevlint.analysis.values import Token, Value
 from xdevlint.rules.rule import Rule, snippet
@@ -32,6 +32,8 @@ _FALLBACK_FUNCTIONS: FrozenSet[str] = names.MOVE_LIKE_FUNCTIONS | {"os.symlink",
 _FALLBACK_WORDS: FrozenSet[str] = frozenset(
     {"copy", "copy2", "copyfile", "copytree", "copyfileobj", "move", "mv", "rename", "renames", "link", "hardlink", "symlink"}
 )
+#: Links: the source stays where it is, and a failure loses nothing unless it was staged.
+_LINKS: FrozenSet[str] = frozenset({"os.link", "Path.hardlink_to"})
 #: Calls that open a path (their first argument), and path methods that read the path they are called on.
 _OPENS: FrozenSet[str] = frozenset({"builtins.open", "io.open", "os.open"})
 _READ_METHODS: FrozenSet[str] = frozenset({"open", "read_bytes", "read_text"})
@@ -90,7 +92,11 @@ class SwallowedMoveError(Rule):
     `shutil` copies handle `EXDEV` themselves. Clauses that catch only classes that
     never carry `EXDEV` (`FileExistsError`, `FileNotFoundError`, `PermissionError`,
     `IsADirectoryError`, `NotADirectoryError`, `shutil.Error`, `shutil.SameFileError`)
-    are never flagged, nor is `os.symlink`, which is no move. A staged file left behind
+    are never flagged, nor is `os.symlink`, which is no move. A link counts only when it
+    publishes a staged file (a temp, a staged name): linking a file that stays where it
+    is into an optional place loses nothing when it fails. Code after the clause that
+    makes the file another way (a copy, or a download written in place) is a fallback,
+    unless a clause of its own swallows its failure in turn. A staged file left behind
     is XDV201's finding, not this rule's.
 
     ## Why is this bad?
@@ -459,8 +465,8 @@ class SwallowedMoveError(Rule):
         """Whether, when ``node`` (a clause, or a suppressing ``with``) lets the program go on,
         the code after it copies or moves: ``try: os.link(a, b); return / except OSError:
         pass / shutil.copy2(a, b)``, or opens the ``move``'s source to copy it by hand
-        (``with open(src, "rb") as f: ...``). A move guarded by a ``try`` of its own is no
-        fallback: its failure is caught again."""
+        (``with open(src, "rb") as f: ...``). A move guarded by a ``try`` of its own that
+        swallows its failure in turn is no fallback."""
         body = _statements(node.body) if isinstance(node, (cst.ExceptHandler, cst.ExceptStarHandler)) else []
         last = body[-1] if body else None
         if isinstance(last, cst.SimpleStatementLine) and last.body and isinstance(last.body[-1], cst.Return):
@@ -476,7 +482,7 @@ class SwallowedMoveError(Rule):
         source = self.value_of(found.source).idents if found is not None and not found.passed else frozenset()
         for block in blocks:
             for call in calls_in(block):
-                if _guarded(block, call):
+                if _guarded(block, call, lambda h: self.catches_exdev(h.type) and self.swallows(h, function)):
                     continue
                 if self.is_fallback(call, self.value_of(call.func).callees, _call_name(call)) or source and self.reads(call, source):
                     return True
@@ -514,8 +520,13 @@ class SwallowedMoveError(Rule):
     def unproven_move(self, call: cst.Call) -> bool:
         """Whether ``call`` renames, replaces or links (itself, or a move function it is
         handed) where the two sides are not proven to stay on one filesystem: only then
-        can it fail with ``EXDEV``. ``shutil.move`` and the copies handle ``EXDEV`` themselves."""
-        return any(e.judged and not e.proven for e in self.value_of(call).moves)
+        can it fail with ``EXDEV``. ``shutil.move`` and the copies handle ``EXDEV`` themselves.
+        A link counts only of a staged file (a temp published by linking it): linking a file
+        that stays where it is into an optional place loses nothing when it fails."""
+        return any(
+            e.judged and not e.proven and (e.move.function not in _LINKS or bool(staging(e.source)))
+            for e in self.value_of(call).moves
+        )
 
     def absorbs(self, handler: Handler) -> bool:
         """Whether ``handler`` takes every ``OSError`` and lets none out again."""
@@ -616,9 +627,11 @@ def _following(root: cst.CSTNode, node: cst.CSTNode, leaves_loop: bool) -> List[
     return [statement for level in levels for statement in level]
 
 
-def _guarded(root: cst.CSTNode, call: cst.Call) -> bool:
-    """Whether ``call`` sits in the body of a ``try`` (below ``root``) that has handlers."""
+def _guarded(root: cst.CSTNode, call: cst.Call, swallows: Callable[[Handler], bool]) -> bool:
+    """Whether ``call`` sits in the body of a ``try`` (below ``root``) with a clause that
+    ``swallows`` its failure: one that only takes a client's errors lets it through, and
+    one that logs or raises it makes the fallback's own failure seen."""
     for node in _walk(root):
-        if isinstance(node, (cst.Try, cst.TryStar)) and node.handlers and _inside(call, node.body):
+        if isinstance(node, (cst.Try, cst.TryStar)) and _inside(call, node.body) and any(swallows(h) for h in node.handlers):
             return True
     return False
