@@ -33,7 +33,7 @@ from xdevlint.analysis.locations import DEFAULT, TEMP, Locations, staging_litera
 from xdevlint.analysis.moves import NAMED, SEVERITY, FunctionSummary, MoveEffect, Related, Verdict, instantiate, move_of
 from xdevlint.analysis.tree import children
 from xdevlint.analysis.values import (
-    EMPTY, FILE, NONE, PATH_KIND, STR_KIND, TEMPDIR, Attr, Fresh, Literal, Merge, Param, Parent, Partial, Relation, Token, Value,
+    EMPTY, FILE, NONE, PATH_KIND, STR, STR_KIND, TEMPDIR, Attr, Fresh, Literal, Merge, Param, Parent, Partial, Relation, Token, Value,
 )
 
 _FunctionNode = Union[cst.FunctionDef, cst.Lambda]
@@ -484,7 +484,8 @@ class _Interpreter:
         elif isinstance(node, cst.AnnAssign):
             if node.value is not None:
                 value = self.ev(node.value, env)
-                if self.annotation_is_path(node.annotation.annotation, env):
+                # ``p: Optional[Path] = None`` is no path yet: ``None`` stays ``None``.
+                if value is not NONE and self.annotation_is_path(node.annotation.annotation, env):
                     value = value.evolve(kinds=value.kinds | PATH_KIND)
                 self.bind(node.target, value, env, node.value)
             elif self.class_stack[-1] is not None and not self.function_stack and isinstance(node.target, cst.Name):
@@ -924,7 +925,11 @@ class _Interpreter:
         left = self.ev(node.left, env)
         right = self.ev(node.right, env)
         if isinstance(node.operator, cst.Divide):
-            by_text = isinstance(node.right, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString))
+            # Only a path is divided by text: a string written out, or one the code made
+            # (``"%s_%s" % (uuid4().hex, name)``), whatever it is divided into.
+            by_text = isinstance(node.right, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)) or (
+                STR in right.kinds and right.kinds <= STR_KIND and not right.is_object
+            )
             if by_text and not left.is_path and not left.is_object:
                 self.divided.update(t for t in left.idents if isinstance(t, (Attr, Param)))
             if (
