@@ -304,6 +304,28 @@ def test_the_check_half_is_apart_from_the_tuned_half_with_files_of_its_own() -> 
     assert head is not None and head.split(": ", 1)[1] == ", ".join(sorted(eco.CHECK_PINS))
 
 
+def test_every_held_out_set_is_apart_from_the_others_with_files_of_its_own() -> None:
+    sets = {
+        "tuned": (eco.PINS, eco.FINDINGS_FILE, eco.REVIEW_FILE),
+        "check": (eco.CHECK_PINS, eco.CHECK_FINDINGS_FILE, eco.CHECK_REVIEW_FILE),
+        "fresh": (eco.FRESH_PINS, eco.FRESH_FINDINGS_FILE, eco.FRESH_REVIEW_FILE),
+        "late": (eco.LATE_PINS, eco.LATE_FINDINGS_FILE, eco.LATE_REVIEW_FILE),
+        "final": (eco.FINAL_PINS, eco.FINAL_FINDINGS_FILE, eco.FINAL_REVIEW_FILE),
+        "last": (eco.LAST_PINS, eco.LAST_FINDINGS_FILE, eco.LAST_REVIEW_FILE),
+    }
+    seen: dict = {}
+    for half, (pins, findings_file, review_file) in sets.items():
+        for spec in pins:
+            name = eco.normalize(eco.Pin.parse(spec).name)
+            assert name not in seen, f"{name} is in both {seen[name]} and {half}"
+            seen[name] = half
+        head, _ = eco.read_findings(findings_file)
+        expected = sorted(pins) + (["stdlib"] if half == "tuned" else [])
+        assert head is not None and head.split(": ", 1)[1] == ", ".join(expected), half
+    files = [f for _, findings_file, review_file in sets.values() for f in (findings_file, review_file)]
+    assert len(set(files)) == len(files)
+
+
 def test_a_partial_corpus_does_not_overwrite_the_committed_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert eco.main(["--corpus", str(tmp_path / "corpus"), "--pin", "demo==1.0"]) == 2
     assert "give --findings and --review files of their own" in capsys.readouterr().err
