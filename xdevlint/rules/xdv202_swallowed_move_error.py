@@ -96,8 +96,10 @@ class SwallowedMoveError(Rule):
     publishes a staged file (a temp, a staged name): linking a file that stays where it
     is into an optional place loses nothing when it fails. Code after the clause that
     makes the file another way (a copy, or a download written in place) is a fallback,
-    unless a clause of its own swallows its failure in turn. A staged file left behind
-    is XDV201's finding, not this rule's.
+    unless a clause of its own swallows its failure in turn. A clause that tests
+    `err.errno == errno.EXDEV` and copies in that branch handles the case by name, and is
+    not flagged whatever it does with other errnos. A staged file left behind is XDV201's
+    finding, not this rule's.
 
     ## Why is this bad?
     `rename(2)` fails with `EXDEV` as soon as the source and the destination are on
@@ -213,7 +215,7 @@ class SwallowedMoveError(Rule):
             return
         for handler in node.handlers:
             if self.catches_exdev(handler.type) and self.swallows(handler, self.functions[-1]):
-                if not self.falls_back_after(handler, self.functions[-1], node, move):
+                if not self.copies_on_exdev(handler, move) and not self.falls_back_after(handler, self.functions[-1], node, move):
                     self.report(handler, self.MESSAGE.format(clause=self.code(handler), move=self.code(move), how=self.HANDLER))
             if handler.type is None or self.catches(handler.type, _ALL_OS_ERRORS):
                 return  # every later clause is too late for an OSError
@@ -457,6 +459,23 @@ class SwallowedMoveError(Rule):
         self._swallowers[function] = found
         return found
 
+    def copies_on_exdev(self, handler: Handler, move: cst.Call) -> bool:
+        """Whether ``handler`` tests its exception's errno for ``EXDEV`` and copies in that branch
+        (``if err.errno == errno.EXDEV: dst.write_bytes(src.read_bytes())``): the case this rule
+        is about is handled by name. What becomes of the copy's own failure, or of the other
+        errnos of a best-effort write, is another matter."""
+        if handler.name is None or not isinstance(handler.name.name, cst.Name):
+            return False
+        caught = handler.name.name.value
+        found = move_of(move, self.value_of)
+        source = self.value_of(found.source).idents if found is not None and not found.passed else frozenset()
+        for node in _walk(handler.body):
+            if isinstance(node, cst.If) and _tests_exdev(node.test, caught):
+                for call in calls_in(node.body):
+                    if self.is_fallback(call, self.value_of(call.func).callees, _call_name(call)) or source and self.reads(call, source):
+                        return True
+        return False
+
     # -- the code after the clause
 
     def falls_back_after(
@@ -551,6 +570,23 @@ def _call_name(call: cst.Call) -> Optional[str]:
     if isinstance(func, cst.Name):
         return func.value
     return None
+
+
+def _tests_exdev(test: cst.BaseExpression, caught: str) -> bool:
+    """Whether ``test`` holds ``caught.errno == errno.EXDEV`` (or ``in (errno.EXDEV, ...)``)."""
+    for node in _walk(test):
+        if not isinstance(node, cst.Comparison):
+            continue
+        operands = [node.left, *(c.comparator for c in node.comparisons)]
+        positive = all(isinstance(c.operator, (cst.Equal, cst.In, cst.Is)) for c in node.comparisons)
+        reads_errno = any(
+            isinstance(o, cst.Attribute) and o.attr.value == "errno" and isinstance(o.value, cst.Name) and o.value.value == caught
+            for o in operands
+        )
+        names_exdev = any(_last_name(n) == "EXDEV" for o in operands for n in _walk(o) if isinstance(n, (cst.Name, cst.Attribute)))
+        if positive and reads_errno and names_exdev:
+            return True
+    return False
 
 
 def _last_name(expression: cst.BaseExpression) -> Optional[str]:
