@@ -93,6 +93,11 @@ _SAME_PATH_METHODS = frozenset({"resolve", "absolute", "expanduser"})
 #: Calls and methods whose result names something below their first argument.
 _JOINING_CALLS = names.JOIN_CALLS | names.PATH_CLASSES
 _DERIVING_METHODS = names.PATH_DERIVING_METHODS | {"as_posix", "__fspath__"}
+#: Calls that compute a name or a message and touch no file: a ``mktemp`` name given to
+#: them is still only a name.
+_INERT_CALLS = _JOINING_CALLS | _SAME_PATH_CALLS | frozenset(
+    f"builtins.{f}" for f in ("print", "str", "repr", "format", "len", "isinstance", "bool", "hash", "dict", "list", "tuple", "set")
+)
 #: Copies: a handler that copies the temp after a failed move expects a cross-device move.
 _COPIES = frozenset({"shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree"})
 _CONTEXT_MANAGERS = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
@@ -1266,6 +1271,25 @@ class Analysis:
                 return True
         return False
 
+    def uses(self, node: Node, temp: Temp) -> bool:
+        """Whether ``node`` gives a ``mktemp``-like name to a call that may make the file
+        (``open(name, "w")``, ``writer.save(name)``, ``subprocess.run(cmd)`` with ``cmd`` built
+        from it): storing the name in a result, or formatting or logging it, makes nothing."""
+        for inner in self._walk(node):
+            if not isinstance(inner, cst.Call) or self._makes_nothing(inner):
+                continue
+            if any(self.mentions(a.value, temp) for a in inner.args):
+                return True
+            if isinstance(inner.func, cst.Attribute) and inner.func.attr.value not in _STR_METHODS and self.mentions(inner.func.value, temp):
+                return True
+        return False
+
+    def _makes_nothing(self, call: cst.Call) -> bool:
+        """A call that only computes a name or a message from its arguments."""
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value in names.LOGGING_METHODS | _PATH_ARITHMETIC:
+            return True
+        return bool(self.value_of(call.func).callees & _INERT_CALLS)
+
     def mentions_after(self, scope: Node, temp: Temp) -> bool:
         """Whether anything after the creation names the temp (a ``mktemp`` name in use)."""
         end = self.end[temp.statement]
@@ -1864,7 +1888,7 @@ class _Flow:
         """A ``mktemp`` name exists once a statement that uses it has completed."""
         after = state
         for index, statuses in state.items():
-            if NAMED in statuses and self.a.mentions(node, self.temps[index]):
+            if NAMED in statuses and self.a.uses(node, self.temps[index]):
                 after = dict(after) if after is state else after
                 after[index] = (statuses - {NAMED}) | {LIVE}
                 self.alive.add(index)
