@@ -122,8 +122,8 @@ _HARDLY_FAILING_METHODS = frozenset({
     "rsplit", "splitlines", "lower", "upper", "replace", "startswith", "endswith", "encode", "decode",
 })
 #: Calls that fail only on a bug when given the temp just made (or, for the first two,
-#: any descriptor): its mode, its descriptor's file object, its closing.
-_ON_A_FRESH_TEMP = frozenset({"os.fdopen", "os.close", "os.chmod", "os.fchmod", "os.lchmod"})
+#: any descriptor): its mode, its descriptor's file object, its closing, entering it.
+_ON_A_FRESH_TEMP = frozenset({"os.fdopen", "os.close", "os.chmod", "os.fchmod", "os.lchmod", "os.chdir"})
 #: Of those, the ones an object that does I/O may spell too (``session.get``, ``job.update``).
 _AMBIGUOUS_METHODS = frozenset({"get", "pop", "popleft", "update", "replace", "decode", "encode", "index", "count", "format", "join"})
 #: ``Path`` methods that only compute another name: no I/O.
@@ -313,6 +313,18 @@ def _argument(call: cst.Call, index: int, keyword: str) -> Optional[cst.BaseExpr
     return None
 
 
+def _items(given: cst.BaseExpression) -> List[cst.BaseExpression]:
+    """What a literal sequence holds, through concatenation (``[a, b] + rest``: ``a``, ``b``
+    and ``rest``); anything else stands for itself."""
+    if isinstance(given, (cst.Tuple, cst.List)):
+        return [e.value for e in given.elements]
+    if isinstance(given, cst.BinaryOperation) and isinstance(given.operator, cst.Add):
+        left = _items(given.left)
+        if left != [given.left]:  # a sequence on the left: not text or numbers added
+            return left + _items(given.right)
+    return [given]
+
+
 def _is_names(target: cst.BaseExpression) -> bool:
     if isinstance(target, (cst.Tuple, cst.List)):
         return all(_is_names(e.value) for e in target.elements)
@@ -375,6 +387,47 @@ def _asks_removal(arg: cst.Arg) -> bool:
         arg.keyword is not None and _REMOVING_WORD.search(arg.keyword.value) is not None
         and isinstance(arg.value, cst.Name) and arg.value.value == "True"
     )
+
+
+#: Functions that run a command line, given as their first argument.
+_COMMAND_RUNNERS = frozenset(
+    {"os.system", "os.popen"}
+    | {f"subprocess.{f}" for f in ("run", "call", "check_call", "check_output", "Popen", "getoutput", "getstatusoutput")}
+)
+#: A command line that removes what it names: ``rm -rf``, ``sudo rm``, ``/bin/rmdir``.
+_REMOVING_COMMAND = re.compile(r"\s*(?:sudo\s+)?(?:\S*/)?(?:rm|rmdir)(?:\s|$)")
+#: Calls that quote or spell a path for a command line and leave it the same path.
+_QUOTING_CALLS = frozenset({"shlex.quote", "pipes.quote", "builtins.str", "os.fspath"})
+
+
+def _command_parts(command: Node) -> Optional[Tuple[str, List[cst.BaseExpression]]]:
+    """A command line's leading text and the expressions spliced into it
+    (``f"rm -rf {d}"``, ``"rm -rf " + d``, ``"rm -rf %s" % d``, ``"rm -rf {}".format(d)``),
+    or ``None`` when it is not spelled here."""
+    if isinstance(command, cst.SimpleString):
+        value = command.evaluated_value
+        return (value, []) if isinstance(value, str) else None
+    if isinstance(command, cst.FormattedString):
+        first = command.parts[0] if command.parts else None
+        text = first.value if isinstance(first, cst.FormattedStringText) else ""
+        return text, [p.expression for p in command.parts if isinstance(p, cst.FormattedStringExpression)]
+    if isinstance(command, cst.BinaryOperation) and isinstance(command.operator, cst.Add):
+        left = _command_parts(command.left)
+        if left is None:
+            return None
+        right = _command_parts(command.right)
+        return left[0], left[1] + (right[1] if right is not None else [command.right])
+    if isinstance(command, cst.BinaryOperation) and isinstance(command.operator, cst.Modulo):
+        left = _command_parts(command.left)
+        values = [e.value for e in command.right.elements] if isinstance(command.right, cst.Tuple) else [command.right]
+        return None if left is None else (left[0], values)
+    if (
+        isinstance(command, cst.Call) and isinstance(command.func, cst.Attribute) and command.func.attr.value == "format"
+        and isinstance(command.func.value, cst.SimpleString)
+    ):
+        left = _command_parts(command.func.value)
+        return None if left is None else (left[0], [a.value for a in command.args])
+    return None
 
 
 def _views(value: Value, func: Node) -> bool:
@@ -1417,7 +1470,31 @@ class Analysis:
             return True
         if any(_asks_removal(a) for a in call.args) and any(self.names_directory(a.value, temp) for a in call.args):
             return True  # ``upload(path=tmp, delete_after_upload=True)``: the callee removes it
-        return self._named_releaser(call, temp)
+        return self._named_releaser(call, temp) or self._runs_removal(call, temp)
+
+    def _runs_removal(self, call: cst.Call, temp: Temp) -> bool:
+        """``os.system(f"rm -rf {d}")``, ``subprocess.run(["rm", "-r", d])``: a command line
+        that removes the temp."""
+        if not self.value_of(call.func).callees & _COMMAND_RUNNERS:
+            return False
+        command = _argument(call, 0, "args") or _argument(call, 0, "command") or _argument(call, 0, "cmd")
+        if isinstance(command, (cst.List, cst.Tuple)) and command.elements:
+            program, *rest = (e.value for e in command.elements)
+            parts = _command_parts(program)
+            if parts is None or parts[1] or _REMOVING_COMMAND.fullmatch(parts[0] + " ") is None:
+                return False
+            spliced = rest
+        else:
+            parts = _command_parts(command) if command is not None else None
+            if parts is None or _REMOVING_COMMAND.match(parts[0]) is None:
+                return False
+            spliced = parts[1]
+        for expression in spliced:
+            while isinstance(expression, cst.Call) and len(expression.args) == 1 and self.value_of(expression.func).callees & _QUOTING_CALLS:
+                expression = expression.args[0].value
+            if self.names_directory(expression, temp):
+                return True
+        return False
 
     def _named_releaser(self, call: cst.Call, temp: Temp) -> bool:
         """``module.add_cleanup_file(p)``, ``registry.track(p)``: a function not resolved here,
@@ -1482,12 +1559,8 @@ class Analysis:
         """``atexit.register(shutil.rmtree, d)``, ``self.addCleanup(os.unlink, p)``,
         ``stack.callback(d.cleanup)``, ``weakref.finalize(obj, lambda: rmtree(d))``."""
         arguments: List[cst.BaseExpression] = []
-        for arg in call.args:  # ``Finalize(None, _remove, args=(rmtree, d))`` too
-            given = arg.value
-            if isinstance(given, (cst.Tuple, cst.List)):
-                arguments.extend(e.value for e in given.elements)
-            else:
-                arguments.append(given)
+        for arg in call.args:  # ``Finalize(None, _remove, args=(rmtree, d))``, ``[a] + rest`` too
+            arguments.extend(_items(arg.value))
         if not arguments:
             return False
         remover = False
