@@ -217,6 +217,8 @@ NON_RAISING_CALLS: FrozenSet[str] = frozenset(
     | {"sys.path.append", "sys.path.insert", "sys.modules.get"}
     # The environment: a copy or a look-up (with its default) of a dict in memory.
     | {"os.environ.copy", "os.environ.get", "os.getenv"}
+    # A shell command's failure is its exit status, returned, never raised.
+    | {"os.system"}
     # A path from strings (``Path(f.name)``); what a loop counts through (iterating a
     # name is no call either); a string quoted for a shell.
     | PATH_CLASSES | {"builtins.range", "builtins.enumerate", "builtins.zip", "shlex.quote", "shlex.join", "pipes.quote"}
