@@ -924,13 +924,34 @@ class Analysis:
         if (placed.evidence or named) and TEMP not in placed.locations:
             return True
         scope = self.scope_of.get(temp.creation)
-        if isinstance(directory, cst.Name):
-            for node in self._walk(scope) if scope is not None else ():
-                if isinstance(node, cst.WithItem) and node.asname is not None and isinstance(node.asname.name, cst.Name):
-                    if node.asname.name.value == directory.value and isinstance(node.item, cst.Call):
-                        if self.value_of(node.item.func).callees & {"tempfile.TemporaryDirectory"}:
-                            return True
-        return False
+        return scope is not None and self._removed_whole(directory, scope, 0)
+
+    def _removed_whole(self, directory: Node, scope: Node, depth: int) -> bool:
+        """Whether ``directory``, seen in ``scope``, is a temp directory that goes whole with
+        everything in it: the target of ``with TemporaryDirectory() as d``, or a parameter
+        that every same-module call fills with one (``write_input(test_dir)``, called only
+        inside ``with TemporaryDirectory() as test_dir``, or through a helper that is)."""
+        if not isinstance(directory, cst.Name):
+            return False
+        for node in self._walk(scope):
+            if isinstance(node, cst.WithItem) and node.asname is not None and isinstance(node.asname.name, cst.Name):
+                if node.asname.name.value == directory.value and isinstance(node.item, cst.Call):
+                    if self.value_of(node.item.func).callees & {"tempfile.TemporaryDirectory"}:
+                        return True
+        if depth >= 3 or not isinstance(scope, cst.FunctionDef) or self.method_of(scope) is not None:
+            return False
+        params = [p.name.value for p in _parameters(scope)]
+        if directory.value not in params or any(
+            any(isinstance(t, cst.Name) and t.value == directory.value for t in _targets(node)) for node in self.own_nodes(scope)
+        ):
+            return False  # not a parameter, or one the function binds again
+        index = params.index(directory.value)
+        callers = [c for calls in self.calls.values() for c in calls if scope in self.value_of(c.func).defs]
+        for call in callers:
+            given = _argument(call, index, directory.value)
+            if given is None or not self._removed_whole(given, self.scope_of.get(call, self.module), depth + 1):
+                return False
+        return bool(callers)
 
     def _redirected(self, call: cst.Call) -> bool:
         """Whether the creation runs inside a ``with`` that points ``tempfile.tempdir``
