@@ -2049,6 +2049,43 @@ class _Flow:
         tested = self.a.names_in(test)
         return bool(tested & temp.guards or tested & self.flags)
 
+    def made_on_the_same_test(self, test: Node, temp: Temp) -> bool:
+        """Whether the temp was made only where ``test`` holds: under an ``if`` on the same
+        test, or in the ``else`` of its negation, of names the function never binds
+        (``if args.explain: ... else: d = mkdtemp()``, later ``if not args.explain: rmtree(d)``)."""
+        guard = self._creation_guard(temp)
+        if guard is None:
+            return False
+        condition, holds = guard
+        spelled, negated = self._spelling(test)
+        if spelled != condition[0]:
+            return False
+        bound = {k for node in self.a.own_nodes(self.scope) for t in _targets(node) for k in self.a.names_in(t)}
+        return holds == (negated == condition[1]) and not (self.a.names_in(test) & bound)
+
+    def _creation_guard(self, temp: Temp) -> Optional[Tuple[Tuple[str, bool], bool]]:
+        """The innermost ``if`` test the creation depends on, spelled, and whether the
+        creation needs it true (its body) or false (its ``else``)."""
+        node: Node = temp.statement
+        parent = self.a.parent.get(node)
+        while parent is not None and parent is not self.scope:
+            if isinstance(parent, cst.If) and node is parent.body:
+                return self._spelling(parent.test), True
+            if isinstance(parent, cst.Else) and isinstance(self.a.parent.get(parent), cst.If):
+                spelled, negated = self._spelling(self.a.parent[parent].test)  # type: ignore[attr-defined]
+                return (spelled, negated), False
+            node, parent = parent, self.a.parent.get(parent)
+        return None
+
+    def _spelling(self, test: Node) -> Tuple[str, bool]:
+        """A test's code without its ``not``, and whether it had one."""
+        negated = False
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test, negated = test.expression, not negated
+        if getattr(test, "lpar", None):
+            test = test.with_changes(lpar=[], rpar=[])
+        return "".join(self.a.module.code_for_node(test).split()), negated
+
     def if_statement(self, node: cst.If, state: State) -> Outcome:
         out = self.raising(node.test, state)
         then = self.suite(node.body, state)
@@ -2065,7 +2102,9 @@ class _Flow:
         for index, temp in enumerate(self.temps):
             then_next = then.get("next")
             there = any(s in (LIVE, NAMED) or s[0] in ("err", "raised") for s in state.get(index, ()))
-            if there and then_next is not None and then_next.get(index) == frozenset({REMOVED}) and self.decides(node.test, temp):
+            if there and then_next is not None and then_next.get(index) == frozenset({REMOVED}) and (
+                self.decides(node.test, temp) or self.made_on_the_same_test(node.test, temp)
+            ):
                 if "next" in other:
                     other["next"] = {**other["next"], index: frozenset({REMOVED})}
         _merge(out, then)
