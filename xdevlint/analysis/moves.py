@@ -9,13 +9,14 @@ its parameters (``Param`` tokens in the values).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, FrozenSet, Mapping, Optional, Sequence, Set, Tuple
+from typing import Callable, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import TEMP
 from xdevlint.analysis.samefs import proven
+from xdevlint.analysis.tree import children
 from xdevlint.analysis.values import Attr, Fresh, Param, Parent, Partial, Shape, Token, Value, parent_of
 
 ValueOf = Callable[[cst.CSTNode], Value]
@@ -393,3 +394,24 @@ def _move(
     src_fd, dst_fd = _argument(args, 99, "src_dir_fd"), _argument(args, 99, "dst_dir_fd")
     dir_fds = (src_fd, dst_fd) if src_fd is not None and dst_fd is not None else None
     return Move(call, function, source, destination, method=False, passed=passed, dir_fds=dir_fds, own=own)
+
+
+#: A file object's or a path's writing and reading methods: ``dst.write(src.read())`` copies.
+_WRITES = frozenset({"write", "write_bytes", "write_text"})
+_READS = frozenset({"read", "read_bytes", "read_text"})
+
+
+def copies_by_hand(call: cst.Call) -> bool:
+    """``f.write(f2.read())``, ``dst.write_bytes(src.read_bytes())``: a copy spelled out, the
+    fallback a handler of a failed rename writes when it does not use ``shutil``."""
+    if not (isinstance(call.func, cst.Attribute) and call.func.attr.value in _WRITES and call.args):
+        return False
+    stack: List[cst.CSTNode] = [call.args[0].value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _READS:
+            return True
+        if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            stack.extend(children(node))
+    return False
+

@@ -30,7 +30,7 @@ from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import DEFAULT, TEMP, Locations, staging_literal, staging_name
-from xdevlint.analysis.moves import NAMED, SEVERITY, FunctionSummary, MoveEffect, Related, Verdict, instantiate, move_of
+from xdevlint.analysis.moves import NAMED, SEVERITY, FunctionSummary, MoveEffect, Related, Verdict, copies_by_hand, instantiate, move_of
 from xdevlint.analysis.tree import children
 from xdevlint.analysis.values import (
     EMPTY, FILE, NONE, PATH_KIND, STR, STR_KIND, TEMPDIR, Attr, Fresh, Literal, Merge, Param, Parent, Partial, Relation, Token, Value,
@@ -660,7 +660,7 @@ class _Interpreter:
             catches = names.OS_ERROR_CLASSES | names.BROAD_EXCEPTIONS
             if not any(self.values.get(t, EMPTY).callees & catches for t in types):
                 return False
-        if any(self.values.get(call.func, EMPTY).callees & names.COPY_FALLBACKS for call in _calls_in(handler.body)):
+        if any(self.values.get(call.func, EMPTY).callees & names.COPY_FALLBACKS or copies_by_hand(call) for call in _calls_in(handler.body)):
             return True
         return any(
             isinstance(node, cst.Attribute) and node.attr.value == "EXDEV" and "errno.EXDEV" in self.values.get(node, EMPTY).callees
@@ -1121,6 +1121,14 @@ class _Interpreter:
                 made_from = frozenset(t for v in transformed if _known_path(v) for t in (*v.idents, *v.within))
                 if made_from:
                     result = Value(remade_from=made_from)
+            if (
+                not known and not function.defs and not result.idents and not node.args
+                and receiver is not None and not receiver.kinds & (STR_KIND | PATH_KIND) and isinstance(node.func, cst.Attribute)
+            ):
+                # ``self.get_download_dir()``, ``node.get_internal_path()``: an accessor of an
+                # object (not a str's or a path's method), named like an attribute of it (as
+                # ``self.download_dir`` would be), so that two calls name one path.
+                result = result.with_idents(frozenset(Attr(t, node.func.attr.value + "()") for t in receiver.idents))
         return result
 
     def note_write(self, node: cst.Call, function: Value, receiver: Optional[Value], arguments: "_Arguments") -> None:

@@ -9,7 +9,7 @@ import libcst as cst
 from xdevlint.analysis import names
 from xdevlint.analysis.lifetime import calls_in
 from xdevlint.analysis.locations import Locations
-from xdevlint.analysis.moves import move_of, staging
+from xdevlint.analysis.moves import copies_by_hand, move_of, staging
 from xdevlint.analysis.tree import children
 from xdevlint.analysis.values import Token, Value
 from xdevlint.rules.rule import Rule, snippet
@@ -323,8 +323,9 @@ class SwallowedMoveError(Rule):
         return None
 
     def is_fallback(self, call: cst.Call, callees: FrozenSet[str], name: Optional[str]) -> bool:
-        """A copy, move or link: by qualified name, as a path method, or by its name's words."""
-        if callees & _FALLBACK_FUNCTIONS or move_of(call, self.value_of) is not None:
+        """A copy, move or link: by qualified name, as a path method, spelled out
+        (``f.write(f2.read())``), or by its name's words."""
+        if callees & _FALLBACK_FUNCTIONS or move_of(call, self.value_of) is not None or copies_by_hand(call):
             return True
         if callees & _NOT_FILE_COPIES or not call.args or name is None:
             return False
