@@ -2215,8 +2215,24 @@ class _Flow:
             for index in self.created[node]:
                 state[index] = frozenset({LIVE})
                 self.alive.add(index)
-        _merge(out, self.suite(node.body, state))
+        body = self.suite(node.body, state)
+        raised = body.pop("raise", None) if self.suppresses_os_errors(node) else None
+        if raised is not None:
+            # ``with suppress(OSError): os.chmod(tmp, mode)``: the I/O failures the body can
+            # have end the block, and the function goes on with the temp where it was.
+            _merge(body, {"next": {i: frozenset(LIVE if s[0] == "err" else s for s in statuses) for i, statuses in raised.items()}})
+        _merge(out, body)
         return out
+
+    def suppresses_os_errors(self, node: cst.With) -> bool:
+        """Whether a ``with`` item is ``contextlib.suppress`` of ``OSError`` or broader."""
+        value_of = self.a.value_of
+        for item in node.items:
+            call = item.item
+            if isinstance(call, cst.Call) and value_of(call.func).callees & {"contextlib.suppress"}:
+                if any(value_of(a.value).callees & (names.OS_ERROR_CLASSES | names.BROAD_EXCEPTIONS) for a in call.args):
+                    return True
+        return False
 
     def with_effects(self, node: cst.With) -> Dict[int, Status]:
         effects: Dict[int, Status] = {}

@@ -1110,6 +1110,8 @@ class _Interpreter:
                 if not known and (staging_name(name) or self.locations.for_identifier(name)):
                     # ``get_temp_download_dir()``, ``cached_path(url)``: staged, whatever else is known.
                     result = result.with_evidence(frozenset({f"from `{name}()`"}))
+            if not known and not function.defs and not result.idents and receiver is not None and isinstance(node.func, cst.Attribute):
+                result = result | self.filesystem_method(receiver, node.func.attr.value, positional, keywords)
             # ``prepend_extension(dst, "temp")``, ``name.replace(".x", ".tmp")``: a variant of a
             # known path (a method of a str or path counts; of another object, not).
             transformed = [*positional, *keywords.values()]
@@ -1253,6 +1255,17 @@ class _Interpreter:
             return self.joined(args, PATH_KIND)
         if callee in names.HOME_CALLS:
             return Value(kinds=PATH_KIND, literal="~", idents=frozenset({"~"}))
+        return EMPTY
+
+    def filesystem_method(self, receiver: Value, method: str, args: List[Value], keywords: Dict[str, Value]) -> Value:
+        """``fs.join(parent, name)``, ``fs.parent(path)``: the path methods of a filesystem
+        object (fsspec's, dvc's ``LocalFileSystem``), which are ``os.path``'s under its names."""
+        if receiver.kinds & (STR_KIND | PATH_KIND) or receiver.literal is not None or keywords:
+            return EMPTY  # ``",".join(parts)``, a str's or a path's own methods
+        if method == "join" and len(args) >= 2:
+            return self.joined(args, STR_KIND)
+        if method in ("parent", "dirname") and len(args) == 1:
+            return args[0].derived(STR_KIND, Relation.PARENT)
         return EMPTY
 
     def method_call(self, receiver: Value, method: str, args: List[Value], keywords: Dict[str, Value]) -> Value:
