@@ -658,7 +658,11 @@ class Analysis:
             return Made(FILE, sorted(value.callees & names.DOWNLOAD_TEMPS)[0], 0)
         if value.callees & (names.JOIN_CALLS | names.PATH_CLASSES) and self.unique_in_temp(call):
             return Made(DIRECTORY if self.makes_directories(call) else FILE, sorted(value.callees)[0], named=True, unique=True)
-        for callee in sorted(value.callees):
+        for found in sorted(value.callees):
+            # ``from toil.lib.io import mkdtemp``: a project's maker named as tempfile's, called
+            # by that name, makes what tempfile's would (a method so named may be anything).
+            wrapped = names.tempfile_lookalike(found) if isinstance(call.func, cst.Name) else None
+            callee = wrapped or found
             kind = _FACTORY_KINDS.get(callee)
             if kind is not None:
                 if callee == "tempfile.mktemp" and self._pipe_name(call):

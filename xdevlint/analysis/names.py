@@ -7,7 +7,8 @@ cannot disagree about what can hold a finding.
 from __future__ import annotations
 
 import builtins
-from typing import Dict, FrozenSet, Tuple
+import sys
+from typing import Dict, FrozenSet, Optional, Tuple
 
 #: tempfile factories that create a path, with the positional index of ``dir`` and
 #: the kind of value they return.
@@ -258,3 +259,18 @@ OS_ERROR_SUBCLASSES: FrozenSet[str] = frozenset(
 KNOWN_NAMES: FrozenSet[str] = frozenset(
     {*TEMP_FACTORIES, *TEMP_DIR_CALLS, *TEMP_DIR_ATTRIBUTES, *PASS_THROUGH_CALLS, *JOIN_CALLS, *SPLIT_CALLS, *PATH_CLASSES, *ENV_CALLS, *ENV_MAPPINGS, *MOVE_FUNCTIONS, *IDENTITY_CALLS, *DOWNLOAD_CALLS, *BESIDE_CALLS}
 )
+
+
+#: ``tempfile``'s plain makers, which a project may wrap under the same name.
+_WRAPPED_FACTORIES = frozenset({"mkdtemp", "mkstemp", "mktemp"})
+
+
+def tempfile_lookalike(qualified: str) -> Optional[str]:
+    """The ``tempfile`` maker a project's function of the same name stands for (toil's
+    ``toil.lib.io.mkdtemp`` sets a mode and calls ``tempfile.mkdtemp``), imported from
+    outside the standard library; ``None`` for anything else."""
+    module, _, name = qualified.rpartition(".")
+    if name not in _WRAPPED_FACTORIES or not module or module.split(".", 1)[0] in sys.stdlib_module_names:
+        return None
+    return None if qualified in KNOWN_NAMES else f"tempfile.{name}"
+

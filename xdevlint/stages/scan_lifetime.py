@@ -252,7 +252,7 @@ def _may_create(module: ModuleIndex, func: ast.expr, aliases: Set[str]) -> bool:
         known = module.qualified(receiver)
         return known is None or known == "tempfile"
     known = module.qualified(func)
-    return known is None or known in names.TEMP_FACTORIES
+    return known is None or known in names.TEMP_FACTORIES or names.tempfile_lookalike(known) is not None
 
 
 def _held(module: ModuleIndex, call: ast.Call) -> Tuple[str, Optional[ast.AST], Optional[_Temp]]:
