@@ -19,6 +19,7 @@ whether each rule meets its precision target. bench/README.md says how to review
     python bench/ecosystem.py --half final      # the fourth, chosen once the late set was read
     python bench/ecosystem.py --half last       # the fifth, chosen once the final set was read
     python bench/ecosystem.py --half sixth      # the sixth, chosen once the last set was read
+    python bench/ecosystem.py --half seventh    # the seventh, chosen once the sixth set was read
 
 The corpus has two halves. The *tuned* half (`PINS` and the stdlib) is the one rule changes
 are read against, finding by finding. The *check* half (`CHECK_PINS`) was chosen before the
@@ -61,6 +62,8 @@ LAST_FINDINGS_FILE = BENCH / "ecosystem-last-findings.txt"
 LAST_REVIEW_FILE = BENCH / "ecosystem-last-review.md"
 SIXTH_FINDINGS_FILE = BENCH / "ecosystem-sixth-findings.txt"
 SIXTH_REVIEW_FILE = BENCH / "ecosystem-sixth-review.md"
+SEVENTH_FINDINGS_FILE = BENCH / "ecosystem-seventh-findings.txt"
+SEVENTH_REVIEW_FILE = BENCH / "ecosystem-seventh-review.md"
 DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
 
 PINS: Tuple[str, ...] = (
@@ -258,6 +261,43 @@ SIXTH_PINS: Tuple[str, ...] = (
     "webdriver-manager==4.1.2",
     "wheel==0.48.0",
     "yapf==0.43.0",
+)
+#: A seventh held-out set, chosen on 2026-12-05 once the sixth set had been read (one change
+#: was drawn from that reading, 1adc142): the newest releases that day of packages that
+#: download, convert, sync, build or cache files, in none of the lists above nor named in
+#: issues 30 and 31. Its findings are recorded unread at cc40c7d and read once, after the
+#: last rule change of the round that follows.
+SEVENTH_PINS: Tuple[str, ...] = (
+    "autopep8==2.3.2",
+    "azure-storage-blob==12.31.1",
+    "conda-pack==0.9.2",
+    "delocate==0.13.0",
+    "easyocr==1.7.2",
+    "flit-core==4.2.0",
+    "git-filter-repo==2.47.0",
+    "gluonts==0.17.0",
+    "google-cloud-storage==3.17.1",
+    "intake==2.0.9",
+    "isort==9.0.2",
+    "keyring==25.7.0",
+    "lektor==3.3.14",
+    "librosa==0.11.0",
+    "meson-python==0.22.1",
+    "mne==1.13.2",
+    "nbclient==0.11.0",
+    "nibabel==5.4.2",
+    "nikola==8.3.3",
+    "open-clip-torch==3.3.0",
+    "panel==1.9.4",
+    "poetry-core==2.5.0",
+    "pydicom==3.0.2",
+    "pytubefix==11.2.1",
+    "selenium==4.53.0",
+    "sphinx-autobuild==2025.8.25",
+    "spotdl==4.6.0",
+    "sunpy==7.0.5",
+    "tifffile==2026.3.3",
+    "you-get==0.4.1743",
 )
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
@@ -706,11 +746,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
-    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth"), default="tuned",
+    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh"), default="tuned",
                         help="which part of the corpus: tuned (PINS and the stdlib, the default), check "
                              "(CHECK_PINS, held out, then read), fresh (FRESH_PINS, held out after it), late "
                              "(LATE_PINS, held out after that), final (FINAL_PINS, held out after the late set), last "
-                             "(LAST_PINS, held out after the final set) or sixth (SIXTH_PINS, held out after the last set): "
+                             "(LAST_PINS, held out after the final set), sixth (SIXTH_PINS, held out after the last set) or "
+                             "seventh (SEVENTH_PINS, held out after the sixth set): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
                         help="check these packages instead of the built-in pins (repeatable)")
@@ -738,6 +779,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "final": (FINAL_FINDINGS_FILE, FINAL_REVIEW_FILE),
         "last": (LAST_FINDINGS_FILE, LAST_REVIEW_FILE),
         "sixth": (SIXTH_FINDINGS_FILE, SIXTH_REVIEW_FILE),
+        "seventh": (SEVENTH_FINDINGS_FILE, SEVENTH_REVIEW_FILE),
     }[args.half]
     args.findings = args.findings or committed[0]
     args.review = args.review or committed[1]
@@ -745,7 +787,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args.stdlib = False  # the stdlib belongs to the tuned half
     try:
         pins = [Pin.parse(spec) for spec in (args.pin or {"tuned": PINS, "check": CHECK_PINS, "fresh": FRESH_PINS, "late": LATE_PINS,
-                                                     "final": FINAL_PINS, "last": LAST_PINS, "sixth": SIXTH_PINS}[args.half])]
+                                                     "final": FINAL_PINS, "last": LAST_PINS, "sixth": SIXTH_PINS,
+                                                     "seventh": SEVENTH_PINS}[args.half])]
         partial = args.pin is not None or (not args.stdlib and not held_out)
         if partial and not args.check and (args.findings in committed or args.review in committed):
             raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "

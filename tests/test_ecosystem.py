@@ -313,6 +313,7 @@ def test_every_held_out_set_is_apart_from_the_others_with_files_of_its_own() -> 
         "final": (eco.FINAL_PINS, eco.FINAL_FINDINGS_FILE, eco.FINAL_REVIEW_FILE),
         "last": (eco.LAST_PINS, eco.LAST_FINDINGS_FILE, eco.LAST_REVIEW_FILE),
         "sixth": (eco.SIXTH_PINS, eco.SIXTH_FINDINGS_FILE, eco.SIXTH_REVIEW_FILE),
+        "seventh": (eco.SEVENTH_PINS, eco.SEVENTH_FINDINGS_FILE, eco.SEVENTH_REVIEW_FILE),
     }
     seen: dict = {}
     for half, (pins, findings_file, review_file) in sets.items():
