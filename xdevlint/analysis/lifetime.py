@@ -103,6 +103,10 @@ _COPIES = frozenset({"shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.c
 _CONTEXT_MANAGERS = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
 #: pytest runs a fixture's code after its ``yield`` whatever the test did.
 _FIXTURES = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
+#: pytest's fixtures for a directory it makes per test (and removes in later runs), and for
+#: its factories, whose ``mktemp()`` makes one.
+_PYTEST_DIRECTORIES = frozenset({"tmp_path", "tmpdir"})
+_PYTEST_FACTORIES = frozenset({"tmp_path_factory", "tmpdir_factory"})
 _ENTERING = frozenset({"__enter__", "__aenter__"})
 #: ``ExitStack`` (and ``unittest``) methods that take a context manager's cleanup over.
 _CONTEXT_TAKERS = frozenset({"enter_context", "enter_async_context", "enterContext", "enterClassContext", "push", "push_async_exit"})
@@ -942,13 +946,17 @@ class Analysis:
                 if node.asname.name.value == directory.value and isinstance(node.item, cst.Call):
                     if self.value_of(node.item.func).callees & {"tempfile.TemporaryDirectory"}:
                         return True
-        if depth >= 3 or not isinstance(scope, cst.FunctionDef) or self.method_of(scope) is not None:
+        if depth >= 3 or not isinstance(scope, cst.FunctionDef):
             return False
         params = [p.name.value for p in _parameters(scope)]
         if directory.value not in params or any(
             any(isinstance(t, cst.Name) and t.value == directory.value for t in _targets(node)) for node in self.own_nodes(scope)
         ):
             return False  # not a parameter, or one the function binds again
+        if _decorated(scope, _FIXTURES, self.value_of) or scope.name.value.startswith("test"):
+            return self._pytest_directory(directory.value, depth)
+        if self.method_of(scope) is not None:
+            return False
         index = params.index(directory.value)
         callers = [c for calls in self.calls.values() for c in calls if scope in self.value_of(c.func).defs]
         for call in callers:
@@ -956,6 +964,36 @@ class Analysis:
             if given is None or not self._removed_whole(given, self.scope_of.get(call, self.module), depth + 1):
                 return False
         return bool(callers)
+
+    def _pytest_directory(self, name: str, depth: int) -> bool:
+        """Whether pytest fills a test's or a fixture's parameter ``name`` with a directory it
+        removes: ``tmp_path``/``tmpdir``, or a fixture of this module that yields or returns
+        one (``str(tmpdir_factory.mktemp("data"))``, its own ``tmp_path``)."""
+        if name in _PYTEST_DIRECTORIES:
+            return True
+        for fixture in self.calls:
+            if not (isinstance(fixture, cst.FunctionDef) and fixture.name.value == name and _decorated(fixture, _FIXTURES, self.value_of)):
+                continue
+            given = [n.value for n in self.own_nodes(fixture) if isinstance(n, (cst.Yield, cst.Return)) and n.value is not None]
+            return bool(given) and all(self._made_by_pytest(g, fixture, depth + 1) for g in given)
+        return False
+
+    def _made_by_pytest(self, expression: Node, fixture: cst.FunctionDef, depth: int) -> bool:
+        """``tmp_path``, ``str(tmpdir_factory.mktemp("x"))``, ``tmp_path / "sub"``, or a name
+        bound once to one of those, in the fixture ``fixture``."""
+        while isinstance(expression, cst.Call) and len(expression.args) == 1 and self.value_of(expression.func).callees & (_SAME_PATH_CALLS | _JOINING_CALLS):
+            expression = expression.args[0].value
+        if isinstance(expression, cst.BinaryOperation) and isinstance(expression.operator, cst.Divide):
+            return self._made_by_pytest(expression.left, fixture, depth)
+        if isinstance(expression, cst.Call) and isinstance(expression.func, cst.Attribute) and expression.func.attr.value == "mktemp":
+            receiver = expression.func.value
+            return isinstance(receiver, cst.Name) and receiver.value in _PYTEST_FACTORIES
+        if not isinstance(expression, cst.Name):
+            return False
+        bound = [n for n in self.own_nodes(fixture) if isinstance(n, cst.Assign) and any(isinstance(t, cst.Name) and t.value == expression.value for t in _targets(n))]
+        if len(bound) == 1:
+            return self._made_by_pytest(bound[0].value, fixture, depth)
+        return not bound and self._removed_whole(expression, fixture, depth)
 
     def _redirected(self, call: cst.Call) -> bool:
         """Whether the creation runs inside a ``with`` that points ``tempfile.tempdir``
