@@ -642,6 +642,10 @@ class _Interpreter:
             ends.append(branch)
         if moving and any(self.falls_back_to_copy(handler) for handler in node.handlers):
             self.guarded.update(moving)
+        elif moving and any(self.goes_on(handler) for handler in node.handlers):
+            # A link that fails leaves its source where it was, and a clause that goes on
+            # without it has its way forward (a copy, an upload, ``return False``).
+            self.guarded.update(c for c in moving if self.links(c))
         if self.try_frames:
             self.try_frames[-1].extend(moving)
         if node.orelse is not None:
@@ -650,6 +654,19 @@ class _Interpreter:
         if node.finalbody is not None:
             self.suite(node.finalbody.body, result)
         env.become(result)
+
+    def links(self, call: cst.Call) -> bool:
+        """Whether ``call`` makes a hard link (``os.link``, ``Path.hardlink_to``): it moves nothing."""
+        found = move_of(call, self.value_of)
+        return found is not None and found.function.rpartition(".")[2] in ("link", "hardlink_to")
+
+    def goes_on(self, handler: Union[cst.ExceptHandler, cst.ExceptStarHandler]) -> bool:
+        """Whether ``handler`` catches ``OSError`` (or broader) and never raises."""
+        if handler.type is not None:
+            types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+            if not any(self.values.get(t, EMPTY).callees & (names.OS_ERROR_CLASSES | names.BROAD_EXCEPTIONS) for t in types):
+                return False
+        return not any(isinstance(n, cst.Raise) for n in _nodes_in(handler.body))
 
     def falls_back_to_copy(self, handler: Union[cst.ExceptHandler, cst.ExceptStarHandler]) -> bool:
         """Whether ``handler`` catches ``EXDEV`` and copies (or moves with a copying
