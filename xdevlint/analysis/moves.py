@@ -414,4 +414,3 @@ def copies_by_hand(call: cst.Call) -> bool:
         if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             stack.extend(children(node))
     return False
-

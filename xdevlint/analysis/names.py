@@ -273,4 +273,3 @@ def tempfile_lookalike(qualified: str) -> Optional[str]:
     if name not in _WRAPPED_FACTORIES or not module or module.split(".", 1)[0] in sys.stdlib_module_names:
         return None
     return None if qualified in KNOWN_NAMES else f"tempfile.{name}"
-

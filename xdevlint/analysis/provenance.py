@@ -660,23 +660,23 @@ class _Interpreter:
         found = move_of(call, self.value_of)
         return found is not None and found.function.rpartition(".")[2] in ("link", "hardlink_to")
 
+    def catches_os_errors(self, handler: Union[cst.ExceptHandler, cst.ExceptStarHandler]) -> bool:
+        """Whether ``handler`` catches ``OSError`` (or broader): a bare clause does."""
+        if handler.type is None:
+            return True
+        types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+        return any(self.values.get(t, EMPTY).callees & (names.OS_ERROR_CLASSES | names.BROAD_EXCEPTIONS) for t in types)
+
     def goes_on(self, handler: Union[cst.ExceptHandler, cst.ExceptStarHandler]) -> bool:
         """Whether ``handler`` catches ``OSError`` (or broader) and never raises."""
-        if handler.type is not None:
-            types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
-            if not any(self.values.get(t, EMPTY).callees & (names.OS_ERROR_CLASSES | names.BROAD_EXCEPTIONS) for t in types):
-                return False
-        return not any(isinstance(n, cst.Raise) for n in _nodes_in(handler.body))
+        return self.catches_os_errors(handler) and not any(isinstance(n, cst.Raise) for n in _nodes_in(handler.body))
 
     def falls_back_to_copy(self, handler: Union[cst.ExceptHandler, cst.ExceptStarHandler]) -> bool:
         """Whether ``handler`` catches ``EXDEV`` and copies (or moves with a copying
         function) in reply, or tells ``EXDEV`` apart (``e.errno == errno.EXDEV``): the
         rename's failure across mounts is handled there."""
-        if handler.type is not None:
-            types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
-            catches = names.OS_ERROR_CLASSES | names.BROAD_EXCEPTIONS
-            if not any(self.values.get(t, EMPTY).callees & catches for t in types):
-                return False
+        if not self.catches_os_errors(handler):
+            return False
         if any(self.values.get(call.func, EMPTY).callees & names.COPY_FALLBACKS or copies_by_hand(call) for call in _calls_in(handler.body)):
             return True
         return any(
