@@ -20,6 +20,7 @@ whether each rule meets its precision target. bench/README.md says how to review
     python bench/ecosystem.py --half last       # the fifth, chosen once the final set was read
     python bench/ecosystem.py --half sixth      # the sixth, chosen once the last set was read
     python bench/ecosystem.py --half seventh    # the seventh, chosen once the sixth set was read
+    python bench/ecosystem.py --half eighth     # the eighth, chosen once the seventh set was read
 
 The corpus has two halves. The *tuned* half (`PINS` and the stdlib) is the one rule changes
 are read against, finding by finding. The *check* half (`CHECK_PINS`) was chosen before the
@@ -64,6 +65,8 @@ SIXTH_FINDINGS_FILE = BENCH / "ecosystem-sixth-findings.txt"
 SIXTH_REVIEW_FILE = BENCH / "ecosystem-sixth-review.md"
 SEVENTH_FINDINGS_FILE = BENCH / "ecosystem-seventh-findings.txt"
 SEVENTH_REVIEW_FILE = BENCH / "ecosystem-seventh-review.md"
+EIGHTH_FINDINGS_FILE = BENCH / "ecosystem-eighth-findings.txt"
+EIGHTH_REVIEW_FILE = BENCH / "ecosystem-eighth-review.md"
 DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
 
 PINS: Tuple[str, ...] = (
@@ -298,6 +301,42 @@ SEVENTH_PINS: Tuple[str, ...] = (
     "sunpy==7.0.5",
     "tifffile==2026.3.3",
     "you-get==0.4.1743",
+)
+#: An eighth held-out set, chosen on 2026-12-06 once the seventh set had been read (no change
+#: was drawn from that reading): the newest releases that day of packages that back up, sync,
+#: download, build, convert or rewrite files, in none of the lists above nor named in issues 30
+#: and 31 or in bench/realbugs.txt. Its findings are recorded unread before the round of rule
+#: changes that follows and read once, after its last change.
+EIGHTH_PINS: Tuple[str, ...] = (
+    "cartopy==0.26.0",
+    "cdsapi==0.7.7",
+    "chalice==1.34.0",
+    "cx-freeze==8.7.3",
+    "darker==3.0.0",
+    "docformatter==1.7.8",
+    "duplicity==3.2.1",
+    "earthaccess==0.17.0",
+    "herbie-data==2026.10.0",
+    "imageio-ffmpeg==0.8.1",
+    "internetarchive==5.12.1",
+    "jupyter-cache==1.0.1",
+    "jupyterlite-core==0.8.6",
+    "mkdocs-material==9.8.2",
+    "nbgrader==0.9.6",
+    "nbqa==1.9.1",
+    "pdf2image==1.17.0",
+    "pdoc==16.0.0",
+    "pybedtools==0.12.1",
+    "pyinfra==3.10.0",
+    "pypandoc==1.17",
+    "python-gnupg==0.5.7",
+    "rq==3.0.0",
+    "s3cmd==2.4.0",
+    "seleniumbase==4.56.4",
+    "sqlfluff==4.5.0",
+    "west==1.5.0",
+    "xlsxwriter==3.3.1",
+    "zappa==0.63.0",
 )
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
@@ -746,12 +785,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
-    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh"), default="tuned",
+    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth"), default="tuned",
                         help="which part of the corpus: tuned (PINS and the stdlib, the default), check "
                              "(CHECK_PINS, held out, then read), fresh (FRESH_PINS, held out after it), late "
                              "(LATE_PINS, held out after that), final (FINAL_PINS, held out after the late set), last "
-                             "(LAST_PINS, held out after the final set), sixth (SIXTH_PINS, held out after the last set) or "
-                             "seventh (SEVENTH_PINS, held out after the sixth set): "
+                             "(LAST_PINS, held out after the final set), sixth (SIXTH_PINS, held out after the last set), "
+                             "seventh (SEVENTH_PINS, held out after the sixth set) or eighth (EIGHTH_PINS, after the seventh): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
                         help="check these packages instead of the built-in pins (repeatable)")
@@ -780,6 +819,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "last": (LAST_FINDINGS_FILE, LAST_REVIEW_FILE),
         "sixth": (SIXTH_FINDINGS_FILE, SIXTH_REVIEW_FILE),
         "seventh": (SEVENTH_FINDINGS_FILE, SEVENTH_REVIEW_FILE),
+        "eighth": (EIGHTH_FINDINGS_FILE, EIGHTH_REVIEW_FILE),
     }[args.half]
     args.findings = args.findings or committed[0]
     args.review = args.review or committed[1]
@@ -788,7 +828,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         pins = [Pin.parse(spec) for spec in (args.pin or {"tuned": PINS, "check": CHECK_PINS, "fresh": FRESH_PINS, "late": LATE_PINS,
                                                      "final": FINAL_PINS, "last": LAST_PINS, "sixth": SIXTH_PINS,
-                                                     "seventh": SEVENTH_PINS}[args.half])]
+                                                     "seventh": SEVENTH_PINS, "eighth": EIGHTH_PINS}[args.half])]
         partial = args.pin is not None or (not args.stdlib and not held_out)
         if partial and not args.check and (args.findings in committed or args.review in committed):
             raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "

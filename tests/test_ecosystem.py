@@ -314,6 +314,7 @@ def test_every_held_out_set_is_apart_from_the_others_with_files_of_its_own() -> 
         "last": (eco.LAST_PINS, eco.LAST_FINDINGS_FILE, eco.LAST_REVIEW_FILE),
         "sixth": (eco.SIXTH_PINS, eco.SIXTH_FINDINGS_FILE, eco.SIXTH_REVIEW_FILE),
         "seventh": (eco.SEVENTH_PINS, eco.SEVENTH_FINDINGS_FILE, eco.SEVENTH_REVIEW_FILE),
+        "eighth": (eco.EIGHTH_PINS, eco.EIGHTH_FINDINGS_FILE, eco.EIGHTH_REVIEW_FILE),
     }
     seen: dict = {}
     for half, (pins, findings_file, review_file) in sets.items():
