@@ -2105,6 +2105,20 @@ class _Flow:
         bound = {k for node in self.a.own_nodes(self.scope) for t in _targets(node) for k in self.a.names_in(t)}
         return holds == (negated == condition[1]) and not (self.a.names_in(test) & bound)
 
+    def policy(self, node: cst.If) -> bool:
+        """Whether an ``if`` sits in a ``finally`` (``if delete: os.unlink(tmp)``, ``if not
+        args.keep: rmtree(d)``): the failing paths run it as the others do, so its test
+        decides the temp's fate alike on all of them; what it keeps is kept on purpose (a
+        success flag keeps a failed run's temp to look at), not left by an error path."""
+        parent = self.a.parent.get(node)
+        while parent is not None and parent is not self.scope:
+            if isinstance(parent, cst.Finally):
+                return True
+            if isinstance(parent, (cst.ExceptHandler, cst.ExceptStarHandler, cst.Try, cst.TryStar)):
+                return False
+            parent = self.a.parent.get(parent)
+        return False
+
     def _creation_guard(self, temp: Temp) -> Optional[Tuple[Tuple[str, bool], bool]]:
         """The innermost ``if`` test the creation depends on, spelled, and whether the
         creation needs it true (its body) or false (its ``else``)."""
@@ -2145,7 +2159,7 @@ class _Flow:
             then_next = then.get("next")
             there = any(s in (LIVE, NAMED) or s[0] in ("err", "raised") for s in state.get(index, ()))
             if there and then_next is not None and then_next.get(index) == frozenset({REMOVED}) and (
-                self.decides(node.test, temp) or self.made_on_the_same_test(node.test, temp)
+                self.decides(node.test, temp) or self.made_on_the_same_test(node.test, temp) or self.policy(node)
             ):
                 if "next" in other:
                     other["next"] = {**other["next"], index: frozenset({REMOVED})}
