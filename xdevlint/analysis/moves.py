@@ -193,22 +193,24 @@ def verdict(source: Value, destination: Value, dir_fds: Optional[Tuple[Value, Va
     if here and there and here != there:
         return Verdict(CROSS, here, there)
     why = staging(source)
-    if why and not (_a_variant(source, destination) and all(w.startswith(NAMED) for w in why)):
+    if why and not (_a_variant(source, destination) and all(w.startswith((NAMED, CALLED, WRITTEN)) for w in why)):
         return Verdict(STAGED, here, there, why)
     if any(isinstance(t, Fresh) for t in (*destination.idents, *destination.within)) and (TEMP in there or destination.staged):
         return Verdict(STAGED_IN, here, there)  # onto a new temp, or into a new temp directory
     return Verdict(UNPROVEN, here, there)
 
 
-#: How evidence from a name begins (``named `tmp_path```).
-NAMED = "named `"
+#: How evidence from a name begins (``named `tmp_path```), from the name of a call the
+#: analysis cannot see into (``from `_tmp_name()```), and from the function's own writes.
+NAMED, CALLED, WRITTEN = "named `", "from `", "written by this function"
 
 
 def _a_variant(source: Value, destination: Value) -> bool:
     """Whether ``source`` was made, by calls the analysis cannot see into, from the
     destination or from what the destination was made from: ``temp_filename =
-    prepend_extension(filename, "temp")`` moved onto ``filename``. Its name then names a
-    variant of the destination, not a staging place."""
+    prepend_extension(filename, "temp")`` or ``_tmp_name(filename)`` moved onto
+    ``filename``. Its name, or its maker's, then names a variant of the destination, not a
+    staging place."""
     if not source.remade_from:
         return False
     made = destination.idents | destination.within | destination.remade_from
@@ -245,14 +247,31 @@ def instantiate(value: Value, bindings: Mapping[Param, Value]) -> Value:
         kinds |= argument.kinds
         literal = argument.literal
         callees, defs, instances = callees | argument.callees, defs | argument.defs, instances | argument.instances
-    idents, within = _shape_at_call((value.idents, value.within), bindings)
-    alternatives = tuple(_shape_at_call(shape, bindings) for shape in value.alternatives)
+    idents, within, alternatives = _shapes_at_call(value, bindings)
     elements = None if value.elements is None else tuple(instantiate(e, bindings) for e in value.elements)
     return Value(
         locations=locations, kinds=kinds, literal=literal, callees=callees, defs=defs, instances=instances,
         elements=elements, params=params, staged=staged, idents=idents, within=within,
         alternatives=alternatives, evidence=evidence, remade_from=value.remade_from,
     )
+
+
+def _shapes_at_call(value: Value, bindings: Mapping[Param, Value]) -> Tuple[FrozenSet[Token], FrozenSet[Token], Tuple[Shape, ...]]:
+    """``value``'s names, directories and alternatives with the caller's values: a parameter
+    whose argument may be one of several paths (``return str(dst)`` or ``return join(dirname(dst),
+    n)``) is each of them, so that a proof holds on every one."""
+    shapes: List[Shape] = []
+    for shape in value.shapes:
+        idents, within = _shape_at_call(shape, bindings)
+        varied = next((bindings[t] for t in shape[0] if isinstance(t, Param) and t in bindings and bindings[t].alternatives), None)
+        if varied is None:
+            shapes.append((idents, within))
+        else:
+            shapes.extend((idents | names, within | below) for names, below in varied.alternatives)
+    unique = tuple(dict.fromkeys(shapes))
+    if len(unique) == 1:
+        return unique[0][0], unique[0][1], ()
+    return frozenset.intersection(*(i for i, _ in unique)), frozenset.intersection(*(w for _, w in unique)), unique
 
 
 def _shape_at_call(shape: Shape, bindings: Mapping[Param, Value]) -> Shape:

@@ -30,7 +30,7 @@ from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import DEFAULT, TEMP, Locations, staging_literal, staging_name
-from xdevlint.analysis.moves import NAMED, SEVERITY, FunctionSummary, MoveEffect, Related, Verdict, copies_by_hand, instantiate, move_of
+from xdevlint.analysis.moves import NAMED, SEVERITY, WRITTEN, FunctionSummary, MoveEffect, Related, Verdict, copies_by_hand, instantiate, move_of
 from xdevlint.analysis.tree import children
 from xdevlint.analysis.values import (
     EMPTY, FILE, NONE, PATH_KIND, STR, STR_KIND, TEMPDIR, Attr, Fresh, Literal, Merge, Param, Parent, Partial, Relation, Token, Value,
@@ -753,7 +753,8 @@ class _Interpreter:
             attr = target.attr.value
             # An attribute outlives the call that set it: no caller's value reaches it
             # through the parameters it came from (their guesses stay).
-            value = value.evolve(params=frozenset())
+            if value.params:
+                value = value.evolve(params=frozenset())  # (``None`` itself stays the one ``NONE``)
             for cls in receiver.instances:
                 info = self.classes.get(cls)
                 if info is not None:
@@ -1136,10 +1137,12 @@ class _Interpreter:
                 transformed.append(receiver)
             if not known and not function.defs and result is EMPTY and len(transformed) == 1 and _is_separator(transformed[0]):
                 result = self.literal("/")  # ``to_bytes(os.sep)``: the separator, in another type
-            elif not known and not function.defs and result is EMPTY:
+            elif not known and not function.defs and (result is EMPTY or result.evolve(evidence=frozenset()) == EMPTY):
+                # ``_tmp_name(dst)``, ``atomic_tmp_file(final)``: what its name says it makes
+                # is a variant of what it was given, wherever that lies.
                 made_from = frozenset(t for v in transformed if _known_path(v) for t in (*v.idents, *v.within))
                 if made_from:
-                    result = Value(remade_from=made_from)
+                    result = result.evolve(remade_from=made_from)
             if (
                 not known and not function.defs and not result.idents and not node.args
                 and receiver is not None and not receiver.kinds & (STR_KIND | PATH_KIND) and isinstance(node.func, cst.Attribute)
@@ -1179,7 +1182,7 @@ class _Interpreter:
             source = self.value_of(move.source)
             written = self.function_stack[-1].written if self.function_stack else self.written
             if not source.idents.isdisjoint(written):
-                source = source.with_evidence(frozenset({"written by this function"}))
+                source = source.with_evidence(frozenset({WRITTEN}))
             dir_fds = None
             if move.dir_fds is not None:
                 dir_fds = (self.value_of(move.dir_fds[0]), self.value_of(move.dir_fds[1]))

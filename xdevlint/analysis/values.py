@@ -160,10 +160,15 @@ class Value:
 
     def __or__(self, other: "Value") -> "Value":
         # ``None`` is never a path: where it meets one (``tmp = None`` before a ``try``
-        # that makes the temp), the path is what a move or a removal can be given.
-        if other is EMPTY or other is NONE or other == self:
+        # that makes the temp), the path is what a move or a removal can be given; where
+        # it meets what is not known (``self.f = None`` or a parameter), nothing is known.
+        if other is NONE:
+            return EMPTY if self == EMPTY else self
+        if self is NONE:
+            return EMPTY if other == EMPTY else other
+        if other is EMPTY or other == self:
             return self
-        if self is EMPTY or self is NONE:
+        if self is EMPTY:
             return other
         return Value(
             locations=self.locations | other.locations,

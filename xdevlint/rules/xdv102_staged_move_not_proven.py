@@ -23,10 +23,11 @@ class StagedMoveNotProven(MoveRule):
     temp or cache location, or one you configure), a name that says so (`tmp_path`,
     `self.staging_dir`, `incomplete_path`, `get_temp_download_dir()`, `*.part`), or a
     file the function itself opened for writing. A new temp as the *destination*
-    counts too. A name is no evidence for a path that a function xdevlint cannot see
-    into made from the destination, or from what the destination was made from
-    (`temp_filename = prepend_extension(filename, "temp")` moved onto `filename`): it
-    names a variant of that path, wherever it lies.
+    counts too. A name (the variable's, or the maker's), or the function's own write,
+    is no evidence for a path that a function xdevlint cannot see into made from the
+    destination, or from what the destination was made from (`temp_filename =
+    prepend_extension(filename, "temp")` or `name = _tmp_name(filename)` moved onto
+    `filename`): it names a variant of that path, wherever it lies.
 
     The two sides are proven to stay on one filesystem when they share a directory
     (`dst + ".tmp"`, `f"{dst}.{pid}"`, `dst.with_suffix(".part")`, `dst.parent / x`,
