@@ -1137,7 +1137,7 @@ class _Interpreter:
                 transformed.append(receiver)
             if not known and not function.defs and result is EMPTY and len(transformed) == 1 and _is_separator(transformed[0]):
                 result = self.literal("/")  # ``to_bytes(os.sep)``: the separator, in another type
-            elif not known and not function.defs and (result is EMPTY or result.evolve(evidence=frozenset()) == EMPTY):
+            elif not known and not function.defs and (result is EMPTY or bool(result.evidence) and result.evolve(evidence=frozenset()) == EMPTY):
                 # ``_tmp_name(dst)``, ``atomic_tmp_file(final)``: what its name says it makes
                 # is a variant of what it was given, wherever that lies.
                 made_from = frozenset(t for v in transformed if _known_path(v) for t in (*v.idents, *v.within))
