@@ -178,6 +178,47 @@ def test_methods_that_release_or_set_what_a_relevant_method_holds_are_kept() -> 
     assert "def test_unrelated(self):" not in kept
 
 
+def test_methods_that_release_an_attribute_whose_items_hold_the_temp_are_kept() -> None:
+    """``self.pending[tmp] = None``, ``self.files[k] = tmp``, ``self.dirs.append(tmp)``: the
+    attribute holds the temp through its items, so a method that names it may release it."""
+    kept = kept_lines(
+        """
+        import os, tempfile
+
+        class Registry:
+            def by_key(self):
+                fd, name = tempfile.mkstemp()
+                self.pending[name] = None
+
+            def by_value(self, key):
+                self.files[key] = tempfile.mkdtemp()
+
+            def by_append(self):
+                path = tempfile.mkdtemp()
+                self.dirs.append(path)
+
+            def cleanup(self):
+                for name in list(self.pending.keys()):
+                    os.unlink(name)
+
+            def close(self):
+                for path in self.files.values():
+                    os.rmdir(path)
+
+            def drop(self):
+                for path in self.dirs:
+                    os.rmdir(path)
+
+            def unrelated(self):
+                return self.count + 1
+        """
+    )
+    assert "def cleanup(self):" in kept
+    assert "def close(self):" in kept
+    assert "def drop(self):" in kept
+    assert "def unrelated(self):" not in kept
+
+
 def test_a_module_level_alias_of_a_move_or_factory_makes_its_users_relevant() -> None:
     kept = kept_lines(
         """

@@ -140,8 +140,8 @@ _CONTAINER_MAKERS = _CONTAINERS | {"collections.deque", "collections.OrderedDict
 #: (``_registers_cleanup`` decides those), so their names prove nothing.
 _REGISTRATIONS = frozenset({"register", "addCleanup", "addClassCleanup", "addAsyncCleanup", "callback", "finalize", "Finalize"})
 _TAKING_METHODS = frozenset({"pop", "popleft", "popitem", "get"})
-#: ``d.values()``, ``list(paths)``: the same items, to a ``for``.
-_VIEWS = frozenset({"values", "copy"})
+#: ``d.values()``, ``d.keys()``, ``list(paths)``: the same items, to a ``for``.
+_VIEWS = frozenset({"values", "keys", "copy"})
 _ORDERING = frozenset({"builtins.list", "builtins.tuple", "builtins.sorted", "builtins.reversed", "builtins.set"})
 _STDLIB = frozenset(sys.stdlib_module_names) | {"builtins"}
 _LOOPS = (cst.For, cst.While)
@@ -622,6 +622,28 @@ class Analysis:
                 if isinstance(node, cst.Attribute) and isinstance(scope, (cst.FunctionDef, cst.Lambda)):
                     self._naming.setdefault(node.attr.value, set()).add(scope)
         return self._naming.get(attr, set())
+
+    def shared_by_the_class(self, cls: cst.ClassDef, attr: str) -> bool:
+        """Whether ``attr`` is set in the class body and on no instance (``TEMPFILES = []``,
+        never ``self.TEMPFILES = ...``): every instance and the class share it, so what is
+        stored in it outlives the object, as in a module's list."""
+        body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+        declared = any(
+            isinstance(t, cst.Name) and t.value == attr
+            for statement in body if isinstance(statement, cst.SimpleStatementLine)
+            for small in statement.body for t in _targets(small)
+        )
+        if not declared:
+            return False
+        for function in self.functions_naming(attr):
+            method = self.method_of(function)
+            if method is None or method[0] not in self.family(cls):
+                continue
+            for node in self._walk(function):
+                for target in _targets(node):
+                    if self.self_attribute(target, function) == (method[0], attr) and isinstance(target, cst.Attribute) and target.attr.value == attr:
+                        return False  # an instance's own: stores into it go with the object
+        return True
 
     def released(self, cls: cst.ClassDef, attr: str, inside: bool = False, besides: Optional[Node] = None) -> bool:
         """Whether some method of the class (or a same-module base or subclass), other than
@@ -2375,6 +2397,8 @@ class _Flow:
         if owned is None:
             return None
         cls, attr = owned
+        if self.a.shared_by_the_class(cls, attr):
+            return HANDED  # ``cls.TEMPFILES.append(p)``: a registry of the class, like a global one
         if self.a.released(cls, attr, self.temps[index].inside):
             if self.entering:
                 self.pending.add(index)
@@ -2415,7 +2439,12 @@ class _Flow:
             value = node.value
             if value is not None:
                 stored = [t for t in _targets(node) if not _is_names(t)]
-                if stored and a.carries(value, temp):
+                if not a.carries(value, temp):
+                    # ``self._pending[path] = None``: a registry keyed by the temp holds it too.
+                    stored = [t for t in stored if isinstance(t, cst.Subscript) and any(
+                        isinstance(e.slice, cst.Index) and a.carries(e.slice.value, temp) for e in t.slice
+                    )]
+                if stored:
                     effects = [self.store(t, index) for t in stored]
                     if HANDED in effects:
                         return HANDED

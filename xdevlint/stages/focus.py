@@ -210,6 +210,10 @@ class _Part:
             self.triggered = True
         elif kind in _ASSIGNMENTS:
             self.assignments.append(node)
+        elif kind is ast.Call:
+            func = node.func  # type: ignore[attr-defined]
+            if type(func) is ast.Attribute and func.attr in names.STORE_METHODS:
+                self.assignments.append(node)  # ``self.files.append(tmp)``: a store into an attribute
 
     def close(self, moves: bool) -> None:
         """``moves``: whether one of this part's nodes may move."""
@@ -223,10 +227,18 @@ class _Part:
         found: Set[str] = set()
         for _ in range(2):  # a local bound from a local bound from a factory
             for node in self.assignments:
-                targets, value = _targets_and_value(node)
-                if value is None or not _is_hot(value, hot):
+                if isinstance(node, ast.Call):
+                    if any(_is_hot(arg, hot) for arg in node.args):
+                        found.update(_item_holder(node.func.value))  # type: ignore[attr-defined]
                     continue
+                targets, value = _targets_and_value(node)
+                hot_value = value is not None and _is_hot(value, hot)
                 for target in targets:
+                    # ``self.files[k] = tmp``, ``self.pending[tmp] = None``: the attribute's item holds it.
+                    if isinstance(target, ast.Subscript) and (hot_value or _is_hot(target.slice, hot)):
+                        found.update(_item_holder(target))
+                    if not hot_value:
+                        continue
                     for leaf in ast.walk(target):
                         if isinstance(leaf, ast.Name):
                             hot.add(leaf.id)
@@ -400,6 +412,14 @@ def _targets_and_value(node: ast.AST) -> Tuple[List[ast.expr], Optional[ast.expr
         return ([node.optional_vars] if node.optional_vars is not None else []), node.context_expr
     assert isinstance(node, (ast.For, ast.AsyncFor))
     return [node.target], node.iter
+
+
+def _item_holder(target: ast.expr) -> Set[str]:
+    """The attribute whose item or element a store reaches (``self.files`` of
+    ``self.files[k]`` or of ``self.files.append``), if any."""
+    while isinstance(target, ast.Subscript):
+        target = target.value
+    return {target.attr} if isinstance(target, ast.Attribute) else set()
 
 
 def _is_hot(value: ast.expr, hot: Set[str]) -> bool:
