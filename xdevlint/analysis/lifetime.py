@@ -635,14 +635,16 @@ class Analysis:
         )
         if not declared:
             return False
+        family = self.family(cls)
         for function in self.functions_naming(attr):
             method = self.method_of(function)
-            if method is None or method[0] not in self.family(cls):
+            if method is None or method[0] not in family:
                 continue
             for node in self._walk(function):
                 for target in _targets(node):
-                    if self.self_attribute(target, function) == (method[0], attr) and isinstance(target, cst.Attribute) and target.attr.value == attr:
-                        return False  # an instance's own: stores into it go with the object
+                    # ``self.TEMPFILES = []`` (not ``self.TEMPFILES[k] = v``): an instance's own list.
+                    if isinstance(target, cst.Attribute) and target.attr.value == attr and self.self_attribute(target, function):
+                        return False
         return True
 
     def released(self, cls: cst.ClassDef, attr: str, inside: bool = False, besides: Optional[Node] = None) -> bool:

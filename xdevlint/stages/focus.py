@@ -151,7 +151,7 @@ class _Part:
 
     __slots__ = (
         "name", "owner", "members", "statements", "start", "end", "exported", "binding_only", "uses", "named",
-        "inherited", "binds", "stores", "assignments", "triggered",
+        "inherited", "binds", "stores", "bindings", "triggered",
     )
 
     def __init__(self, statement: ast.stmt, owner: Optional["_Part"] = None) -> None:
@@ -173,7 +173,7 @@ class _Part:
         self.inherited: Set[str] = set()  # ``super().name``: a base's method, not one named so here
         self.binds: Set[str] = {self.name} if self.name else set()
         self.stores: Set[str] = set()
-        self.assignments: List[ast.AST] = []
+        self.bindings: List[ast.AST] = []  # assignments, `for` targets, and stores into containers
         self.triggered = False
 
     def read(self, node: ast.AST) -> None:
@@ -209,11 +209,11 @@ class _Part:
         elif kind is ast.Global:
             self.triggered = True
         elif kind in _ASSIGNMENTS:
-            self.assignments.append(node)
+            self.bindings.append(node)
         elif kind is ast.Call:
             func = node.func  # type: ignore[attr-defined]
             if type(func) is ast.Attribute and func.attr in names.STORE_METHODS:
-                self.assignments.append(node)  # ``self.files.append(tmp)``: a store into an attribute
+                self.bindings.append(node)  # ``self.files.append(tmp)``: a store into an attribute
 
     def close(self, moves: bool) -> None:
         """``moves``: whether one of this part's nodes may move."""
@@ -226,7 +226,7 @@ class _Part:
         hot = set(words)
         found: Set[str] = set()
         for _ in range(2):  # a local bound from a local bound from a factory
-            for node in self.assignments:
+            for node in self.bindings:
                 if isinstance(node, ast.Call):
                     if any(_is_hot(arg, hot) for arg in node.args):
                         found.update(_item_holder(node.func.value))  # type: ignore[attr-defined]
@@ -266,7 +266,7 @@ class _TextPart(_Part):
         self.exported = self.binding_only = self.triggered = False
         self.uses, self.binds = uses, {name}
         self.named = self.inherited = self.stores = _NO_NAMES
-        self.assignments = _NO_NODES
+        self.bindings = _NO_NODES
 
 
 #: Shared by every ``_TextPart``, which never adds to them.
