@@ -21,6 +21,7 @@ whether each rule meets its precision target. bench/README.md says how to review
     python bench/ecosystem.py --half sixth      # the sixth, chosen once the last set was read
     python bench/ecosystem.py --half seventh    # the seventh, chosen once the sixth set was read
     python bench/ecosystem.py --half eighth     # the eighth, chosen once the seventh set was read
+    python bench/ecosystem.py --half ninth      # the ninth, chosen once the eighth set was read
 
 The corpus has two halves. The *tuned* half (`PINS` and the stdlib) is the one rule changes
 are read against, finding by finding. The *check* half (`CHECK_PINS`) was chosen before the
@@ -67,6 +68,8 @@ SEVENTH_FINDINGS_FILE = BENCH / "ecosystem-seventh-findings.txt"
 SEVENTH_REVIEW_FILE = BENCH / "ecosystem-seventh-review.md"
 EIGHTH_FINDINGS_FILE = BENCH / "ecosystem-eighth-findings.txt"
 EIGHTH_REVIEW_FILE = BENCH / "ecosystem-eighth-review.md"
+NINTH_FINDINGS_FILE = BENCH / "ecosystem-ninth-findings.txt"
+NINTH_REVIEW_FILE = BENCH / "ecosystem-ninth-review.md"
 DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
 
 PINS: Tuple[str, ...] = (
@@ -337,6 +340,44 @@ EIGHTH_PINS: Tuple[str, ...] = (
     "west==1.5.0",
     "xlsxwriter==3.3.1",
     "zappa==0.63.0",
+)
+#: A ninth held-out set, chosen on 2026-12-06 once the eighth set had been read: the newest
+#: releases that day of packages that download, cache, sync, back up, tag or convert files, in
+#: none of the lists above nor named in issues 30 and 31 or in bench/realbugs.txt. Its findings
+#: are recorded unread before the round of rule changes that follows and read once, after its
+#: last change.
+NINTH_PINS: Tuple[str, ...] = (
+    "adlfs==2026.8.0",
+    "ansible-runner==2.4.3",
+    "archivebox==0.7.4",
+    "aws-sam-cli==1.170.0",
+    "beaker==1.14.1",
+    "borgmatic==2.1.10",
+    "cachelib==0.17.0",
+    "calibreweb==0.6.27",
+    "camelot-py==2.0.0",
+    "comictagger==1.5.5",
+    "dogpile.cache==1.5.0",
+    "eodag==4.10.1",
+    "esphome==2026.6.5",
+    "eyed3==0.9.9",
+    "flask-caching==2.5.1",
+    "flexget==3.22.8",
+    "getmail6==6.20.2",
+    "grayskull==3.2.0",
+    "lightkurve==2.6.0",
+    "magic-wormhole==0.24.0",
+    "molecule==26.10.0",
+    "multiqc==1.35",
+    "nf-core==4.2.1",
+    "pdfkit==1.0.0",
+    "pyload-ng==0.5.0b3.dev101",
+    "python-for-android==2026.5.9",
+    "reflex==0.10.1",
+    "sickchill==2024.3.1",
+    "speechbrain==1.1.2",
+    "tensorflow-hub==0.16.1",
+    "vdirsyncer==0.21.0",
 )
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
@@ -785,12 +826,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
-    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth"), default="tuned",
+    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth"), default="tuned",
                         help="which part of the corpus: tuned (PINS and the stdlib, the default), check "
                              "(CHECK_PINS, held out, then read), fresh (FRESH_PINS, held out after it), late "
                              "(LATE_PINS, held out after that), final (FINAL_PINS, held out after the late set), last "
                              "(LAST_PINS, held out after the final set), sixth (SIXTH_PINS, held out after the last set), "
-                             "seventh (SEVENTH_PINS, held out after the sixth set) or eighth (EIGHTH_PINS, after the seventh): "
+                             "seventh (SEVENTH_PINS, held out after the sixth set), eighth (EIGHTH_PINS, after the seventh) "
+                             "or ninth (NINTH_PINS, after the eighth): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
                         help="check these packages instead of the built-in pins (repeatable)")
@@ -820,6 +862,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "sixth": (SIXTH_FINDINGS_FILE, SIXTH_REVIEW_FILE),
         "seventh": (SEVENTH_FINDINGS_FILE, SEVENTH_REVIEW_FILE),
         "eighth": (EIGHTH_FINDINGS_FILE, EIGHTH_REVIEW_FILE),
+        "ninth": (NINTH_FINDINGS_FILE, NINTH_REVIEW_FILE),
     }[args.half]
     args.findings = args.findings or committed[0]
     args.review = args.review or committed[1]
@@ -828,7 +871,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         pins = [Pin.parse(spec) for spec in (args.pin or {"tuned": PINS, "check": CHECK_PINS, "fresh": FRESH_PINS, "late": LATE_PINS,
                                                      "final": FINAL_PINS, "last": LAST_PINS, "sixth": SIXTH_PINS,
-                                                     "seventh": SEVENTH_PINS, "eighth": EIGHTH_PINS}[args.half])]
+                                                     "seventh": SEVENTH_PINS, "eighth": EIGHTH_PINS,
+                                                     "ninth": NINTH_PINS}[args.half])]
         partial = args.pin is not None or (not args.stdlib and not held_out)
         if partial and not args.check and (args.findings in committed or args.review in committed):
             raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "
