@@ -17,7 +17,7 @@ from xdevlint.analysis import names
 from xdevlint.analysis.locations import TEMP
 from xdevlint.analysis.samefs import proven
 from xdevlint.analysis.tree import children
-from xdevlint.analysis.values import Attr, Fresh, Param, Parent, Partial, Shape, Token, Value, parent_of
+from xdevlint.analysis.values import Attr, Fresh, Literal, Param, Parent, Partial, Shape, Token, Value, parent_of
 
 ValueOf = Callable[[cst.CSTNode], Value]
 
@@ -193,13 +193,38 @@ def verdict(source: Value, destination: Value, dir_fds: Optional[Tuple[Value, Va
     if here and there and here != there:
         return Verdict(CROSS, here, there)
     why = staging(source)
-    if why and not (_a_variant(source, destination) and all(w.startswith((NAMED, CALLED, WRITTEN)) for w in why)):
+    if why and anchored(source) and not (_a_variant(source, destination) and all(w.startswith((NAMED, CALLED, WRITTEN)) for w in why)):
         return Verdict(STAGED, here, there, why)
-    if any(isinstance(t, Fresh) for t in (*destination.idents, *destination.within)) and (TEMP in there or destination.staged):
+    if any(isinstance(t, Fresh) for t in (*destination.idents, *destination.within)) and TEMP in there and anchored(destination):
         return Verdict(STAGED_IN, here, there)  # onto a new temp, or into a new temp directory
     return Verdict(UNPROVEN, here, there)
 
 
+def anchored(value: Value) -> bool:
+    """Whether a staged path's place is known from what the code calls or spells, not
+    only from a name: ``tempfile`` made it in the temp directory (no ``dir=``),
+    ``urlretrieve`` downloaded it there, or it lies below ``gettempdir()``, a spelled-out
+    path of a location (``"/tmp/x"``), a location's environment variable or a library's
+    location (``platformdirs.user_cache_dir()``). Only then is a move of it elsewhere
+    worth XDV102: a temp made with ``dir=`` something the analysis cannot follow, or a path
+    whose name alone says staged (``self.tmp_dir``, ``storage_directory("tmp")``) lies
+    where the project put it, on real code as often beside its destination as not; its
+    move is only not proven (XDV103)."""
+    if any(e.startswith(DOWNLOADED) for e in value.evidence):
+        return True
+    return bool(value.locations) and any(_anchor(t) for idents, within in value.shapes for t in (*idents, *within))
+
+
+def _anchor(token: Token) -> bool:
+    """A directory named by what the code calls or spells: a library name
+    (``tempfile.gettempdir``), an environment variable (``$TMPDIR``), an absolute path."""
+    if isinstance(token, Literal):
+        return token.path.startswith(("/", "~"))
+    return isinstance(token, str) and token != "builtins.None"
+
+
+#: How evidence from a downloaded temp begins (``downloaded by `urlretrieve()```).
+DOWNLOADED = "downloaded by `"
 #: How evidence from a name begins (``named `tmp_path```), from the name of a call the
 #: analysis cannot see into (``from `_tmp_name()```), and from the function's own writes.
 NAMED, CALLED, WRITTEN = "named `", "from `", "written by this function"
@@ -220,10 +245,9 @@ def _a_variant(source: Value, destination: Value) -> bool:
 def staging(value: Value) -> Tuple[str, ...]:
     """What makes ``value`` a staged path, in words, most telling first: ``tempfile`` made
     it, it is in a known location, its name or the call that gave it says so."""
-    found = sorted(value.evidence)
-    for location in sorted(value.locations):
-        found.append(f"in the {location} location")
-    return tuple(found)
+    made = sorted(e for e in value.evidence if not e.startswith((NAMED, CALLED, WRITTEN)))
+    named = sorted(e for e in value.evidence if e.startswith((NAMED, CALLED, WRITTEN)))
+    return (*made, *(f"in the {location} location" for location in sorted(value.locations)), *named)
 
 
 def instantiate(value: Value, bindings: Mapping[Param, Value]) -> Value:

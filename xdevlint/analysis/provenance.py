@@ -30,7 +30,7 @@ from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import DEFAULT, TEMP, Locations, staging_literal, staging_name
-from xdevlint.analysis.moves import NAMED, SEVERITY, WRITTEN, FunctionSummary, MoveEffect, Related, Verdict, copies_by_hand, instantiate, move_of
+from xdevlint.analysis.moves import DOWNLOADED, NAMED, SEVERITY, WRITTEN, FunctionSummary, MoveEffect, Related, Verdict, copies_by_hand, instantiate, move_of
 from xdevlint.analysis.tree import children
 from xdevlint.analysis.values import (
     EMPTY, FILE, NONE, PATH_KIND, STR, STR_KIND, TEMPDIR, Attr, Fresh, Literal, Merge, Param, Parent, Partial, Relation, Token, Value,
@@ -1237,13 +1237,13 @@ class _Interpreter:
             # ``urlretrieve(url)`` downloads to a temp it names; ``urlretrieve(url, p)`` to ``p``.
             target = argument(1, "filename")
             if target is None and not arguments.starred:
-                target = Value(locations=frozenset({TEMP}), kinds=STR_KIND, idents=frozenset({Fresh(call)}))
+                target = Value(locations=frozenset({TEMP}), kinds=STR_KIND, idents=frozenset({Fresh(call)}), within=_IN_TEMPDIR)
             if target is None:
                 return EMPTY
-            return Value(elements=(target.with_evidence(frozenset({f"downloaded by `{callee.rsplit('.', 1)[-1]}()`"})), EMPTY))
+            return Value(elements=(target.with_evidence(frozenset({f"{DOWNLOADED}{callee.rsplit('.', 1)[-1]}()`"})), EMPTY))
         configured = self.locations.for_call(callee)
         if configured:
-            return Value(locations=configured, kinds=PATH_KIND if callee.endswith("_path") else STR_KIND)
+            return Value(locations=configured, kinds=PATH_KIND if callee.endswith("_path") else STR_KIND, idents=frozenset({callee}))
         if callee in names.ENV_CALLS:
             variable = argument(0, "key")
             found = EMPTY

@@ -22,7 +22,15 @@ class StagedMoveNotProven(MoveRule):
     directory), `urllib.request.urlretrieve(url)`, a path in a known location (the
     temp or cache location, or one you configure), a name that says so (`tmp_path`,
     `self.staging_dir`, `incomplete_path`, `get_temp_download_dir()`, `*.part`), or a
-    file the function itself opened for writing. A new temp as the *destination*
+    file the function itself opened for writing. XDV102 reports a staged path only
+    when the code also says *where* it was staged: `tempfile` made it with no `dir=`
+    (in the temp directory), `urlretrieve` downloaded it there, or it lies below
+    `gettempdir()`, a spelled-out path of a location (`"/tmp/x"`, `"~/.cache/x"`), a
+    location's environment variable (`$TMPDIR`) or a library's location
+    (`platformdirs.user_cache_dir()`). A source staged only by a name, by a temp made
+    with `dir=` a directory xdevlint cannot follow, or by the function's own write lies
+    where the project chose, on real code as often beside its destination as not: its
+    move is left to XDV103. A new temp in the temp directory as the *destination*
     counts too. A name (the variable's, or the maker's), or the function's own write,
     is no evidence for a path that a function xdevlint cannot see into made from the
     destination, or from what the destination was made from (`temp_filename =

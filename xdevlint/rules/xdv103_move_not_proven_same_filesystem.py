@@ -15,8 +15,11 @@ class MoveNotProvenSameFilesystem(MoveRule):
     call (`os.rename`, `os.replace`, `os.renames`, `os.link`, `Path.rename`,
     `Path.replace`, `Path.hardlink_to`, however imported, aliased or handed to another
     call) whose two sides are not proven to stay on one filesystem, whatever its
-    source: the moves XDV101 and XDV102 leave, because nothing shows the source was
-    staged.
+    source: the moves XDV101 and XDV102 leave, because nothing shows where the source
+    was staged. That includes sources staged only by a name (`self.tmp_dir`, `*.part`,
+    `get_temp_dir()`), by a temp made with `dir=` a directory the analysis cannot
+    follow, or by the function's own write: on real code such a staging place is as
+    often beside the destination as not, so XDV102 stays quiet about them.
 
     The proof is XDV102's: sibling names (`dst + ".tmp"`, `dst.with_suffix(".part")`,
     `join(dirname(dst), x)`), a temp made with `dir=` the destination's directory, one
