@@ -57,7 +57,7 @@ from libcst.metadata import BaseMetadataProvider
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import TEMP, staging_name
 from xdevlint.analysis.provenance import ProvenanceProvider
-from xdevlint.analysis.tree import children
+from xdevlint.analysis.tree import children, is_property
 from xdevlint.analysis.values import EMPTY, STR, Fresh, Partial, Value
 
 #: What a temp is held as: a path to a file or a directory, or the object owning one.
@@ -479,6 +479,24 @@ def _terminal(func: Node) -> Optional[str]:
     return None
 
 
+#: What a path predicate is called, whoever defines it: it looks at the path and makes nothing.
+_PATH_PREDICATES: FrozenSet[str] = frozenset(
+    {"exists", "lexists", "isfile", "isdir", "islink", "ismount", "is_file", "is_dir", "is_symlink", "is_mount"}
+)
+
+
+def _logs(func: Node) -> bool:
+    """``logger.info``, ``logging.debug``, and a project's logging module's own spelling
+    (``log.Debug``, ``LOG.Warn``): a logging call, which reports its handler's failures itself."""
+    if not isinstance(func, cst.Attribute):
+        return False
+    name = func.attr.value
+    if name in names.LOGGING_METHODS:
+        return True
+    receiver = _terminal(func.value)
+    return name.lower() in names.LOGGING_METHODS and receiver is not None and "log" in receiver.lower()
+
+
 def _parameters(function: cst.FunctionDef) -> List[cst.Param]:
     return [*function.params.posonly_params, *function.params.params]
 
@@ -646,6 +664,23 @@ class Analysis:
                     if isinstance(target, cst.Attribute) and target.attr.value == attr and self.self_attribute(target, function):
                         return False
         return True
+
+    def exposed(self, cls: cst.ClassDef, attr: str) -> bool:
+        """Whether a public property of the class (or a same-module relative) returns
+        ``self.attr`` (``@property def directory(self): return self._directory``): the class
+        gives what it holds to its users, whose it is from then on."""
+        family = self.family(cls)
+        for function in self.functions_naming(attr):
+            method = self.method_of(function)
+            if method is None or method[0] not in family or not isinstance(function, cst.FunctionDef):
+                continue
+            if function.name.value.startswith("_") or not is_property(function):
+                continue
+            for node in self._walk(function):
+                if isinstance(node, cst.Return) and isinstance(node.value, cst.Attribute) and node.value.attr.value == attr:
+                    if isinstance(node.value.value, cst.Name) and node.value.value.value == method[1]:
+                        return True
+        return False
 
     def released(self, cls: cst.ClassDef, attr: str, inside: bool = False, besides: Optional[Node] = None) -> bool:
         """Whether some method of the class (or a same-module base or subclass), other than
@@ -1161,8 +1196,10 @@ class Analysis:
         found = self._containers.get(key)
         if found is not None:
             return found
-        bindings = 0
-        found = name in self.locals_of(scope) and not (
+        # ``**settings``: a dict each call makes afresh.
+        star = scope.params.star_kwarg if isinstance(scope, cst.FunctionDef) else None
+        bindings = 1 if star is not None and star.name.value == name else 0
+        found = bool(bindings) or name in self.locals_of(scope) and not (
             isinstance(scope, cst.FunctionDef) and any(p.name.value == name for p in (*_parameters(scope), *scope.params.kwonly_params))
         )
         for node in self.own_nodes(scope) if found else ():
@@ -1428,6 +1465,11 @@ class Analysis:
         """A call that only computes a name or a message from its arguments."""
         if isinstance(call.func, cst.Attribute) and call.func.attr.value in names.LOGGING_METHODS | _PATH_ARITHMETIC:
             return True
+        name = _terminal(call.func)
+        if name in _PATH_PREDICATES:
+            return True  # ``exists(name)``, a project's own included: it asks, and makes nothing
+        if name is not None and name.endswith(("Error", "Exception", "Warning")):
+            return True  # ``RuntimeError("%s exists" % name)``: an exception carries the name
         return bool(self.value_of(call.func).callees & _INERT_CALLS)
 
     def mentions_after(self, scope: Node, temp: Temp) -> bool:
@@ -2401,6 +2443,8 @@ class _Flow:
         cls, attr = owned
         if self.a.shared_by_the_class(cls, attr):
             return HANDED  # ``cls.TEMPFILES.append(p)``: a registry of the class, like a global one
+        if self.a.exposed(cls, attr) and not self.temps[index].inside:
+            return HANDED  # a public property hands it to the object's users
         if self.a.released(cls, attr, self.temps[index].inside):
             if self.entering:
                 self.pending.add(index)
@@ -2494,7 +2538,7 @@ class _Flow:
                     pass  # closing the temp's own file: its writes are where it fails
                 elif self.safe_on_own_container(current) or self.makes_existing(current):
                     pass  # ``names.append(x)`` on a list the function made; ``os.makedirs(tmp, exist_ok=True)``
-                elif isinstance(current.func, cst.Attribute) and current.func.attr.value in names.LOGGING_METHODS:
+                elif _logs(current.func):
                     pass  # logging handles its own errors (``Handler.handleError``)
                 elif not callees and self.a.function_raises(current) is None:
                     pass  # a same-module function that cannot raise (``def info(msg): _log.info(msg)``)
@@ -2519,7 +2563,11 @@ class _Flow:
         function made itself (every binding of the name is a display or a builtin
         container's call): such a method cannot fail."""
         func = call.func
-        if not isinstance(func, cst.Attribute) or func.attr.value not in _INFALLIBLE_METHODS or not isinstance(func.value, cst.Name):
+        if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
+            return False
+        # ``d.pop(k, default)`` gives the default where ``d.pop(k)`` would raise ``KeyError``.
+        with_default = func.attr.value == "pop" and len(call.args) == 2 and not any(a.star or a.keyword for a in call.args)
+        if func.attr.value not in _INFALLIBLE_METHODS and not with_default:
             return False
         return self.a.own_container(self.scope, func.value.value)
 
@@ -2601,7 +2649,7 @@ class _Flow:
             )
         if not isinstance(func, cst.Attribute):
             return False
-        if func.attr.value in names.LOGGING_METHODS:
+        if _logs(func):
             return True  # logging handles its own errors (``Handler.handleError``)
         receiver = self.a.value_of(func.value)
         if receiver.is_path and func.attr.value in _PATH_ARITHMETIC:

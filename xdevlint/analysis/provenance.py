@@ -31,7 +31,7 @@ from libcst.metadata import BaseMetadataProvider
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import DEFAULT, TEMP, Locations, staging_literal, staging_name
 from xdevlint.analysis.moves import DOWNLOADED, NAMED, SEVERITY, WRITTEN, FunctionSummary, MoveEffect, Related, Verdict, copies_by_hand, instantiate, move_of
-from xdevlint.analysis.tree import children
+from xdevlint.analysis.tree import children, is_property
 from xdevlint.analysis.values import (
     EMPTY, FILE, NONE, PATH_KIND, STR, STR_KIND, TEMPDIR, Attr, Fresh, Literal, Merge, Param, Parent, Partial, Relation, Token, Value,
 )
@@ -855,7 +855,7 @@ class _Interpreter:
         its getter returns for ``obj``, as a call would."""
         getters = [
             d for d in self.ordered(value.defs)
-            if isinstance(d, cst.FunctionDef) and any(_decorator_name(x.decorator) in _PROPERTIES for x in d.decorators)
+            if isinstance(d, cst.FunctionDef) and is_property(d)
         ]
         if not getters:
             return value
@@ -1527,7 +1527,6 @@ _PARTIALS = frozenset({"functools.partial"})
 _CHDIR = frozenset({"os.chdir"})
 _CWD = "<cwd>"
 #: Decorators that make a method read as an attribute.
-_PROPERTIES = frozenset({"property", "cached_property"})
 #: ``open`` and its kin: with a writing mode, the function writes the file.
 _OPENS = frozenset({"builtins.open", "io.open", "codecs.open"})
 
@@ -1552,12 +1551,3 @@ def _named(name: str) -> FrozenSet[str]:
 def _writes(mode: Optional[str]) -> bool:
     """Whether an ``open`` mode writes: ``w``, ``a``, ``x`` or ``+``."""
     return mode is not None and any(c in mode for c in "wax+")
-
-
-def _decorator_name(decorator: cst.BaseExpression) -> Optional[str]:
-    """``property`` of ``@property``, ``cached_property`` of ``@functools.cached_property``."""
-    if isinstance(decorator, cst.Name):
-        return decorator.value
-    if isinstance(decorator, cst.Attribute):
-        return decorator.attr.value
-    return None

@@ -73,3 +73,21 @@ def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     if memo is not None:
         memo[id(node)] = (node, found)
     return found
+
+
+#: Decorators that make a method a property.
+PROPERTIES = frozenset({"property", "cached_property"})
+
+
+def is_property(function: cst.FunctionDef) -> bool:
+    """``@property``, ``@functools.cached_property``: read as an attribute."""
+    return any(_decorator_name(d.decorator) in PROPERTIES for d in function.decorators)
+
+
+def _decorator_name(decorator: cst.BaseExpression) -> Optional[str]:
+    """``property`` of ``@property``, ``cached_property`` of ``@functools.cached_property``."""
+    if isinstance(decorator, cst.Name):
+        return decorator.value
+    if isinstance(decorator, cst.Attribute):
+        return decorator.attr.value
+    return None
