@@ -83,7 +83,7 @@ def judged_moves(path: Path, root: Path, package: str) -> Iterator[Move]:
     relative = path.relative_to(root).as_posix()
     for node, value in values.items():
         for effect in value.moves:
-            if not effect.judged or effect.via or effect.origin:
+            if not effect.judged or effect.via:
                 continue
             found = effect.verdict
             if found is not None:
