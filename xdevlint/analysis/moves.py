@@ -210,8 +210,6 @@ def anchored(value: Value) -> bool:
     whose name alone says staged (``self.tmp_dir``, ``storage_directory("tmp")``) lies
     where the project put it, on real code as often beside its destination as not; its
     move is only not proven (XDV103)."""
-    if any(e.startswith(DOWNLOADED) for e in value.evidence):
-        return True
     return bool(value.locations) and any(_anchor(t) for idents, within in value.shapes for t in (*idents, *within))
 
 
@@ -223,8 +221,6 @@ def _anchor(token: Token) -> bool:
     return isinstance(token, str) and token != "builtins.None"
 
 
-#: How evidence from a downloaded temp begins (``downloaded by `urlretrieve()```).
-DOWNLOADED = "downloaded by `"
 #: How evidence from a name begins (``named `tmp_path```), from the name of a call the
 #: analysis cannot see into (``from `_tmp_name()```), and from the function's own writes.
 NAMED, CALLED, WRITTEN = "named `", "from `", "written by this function"

@@ -30,7 +30,7 @@ from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import DEFAULT, TEMP, Locations, staging_literal, staging_name
-from xdevlint.analysis.moves import DOWNLOADED, NAMED, SEVERITY, WRITTEN, FunctionSummary, MoveEffect, Related, Verdict, copies_by_hand, instantiate, move_of
+from xdevlint.analysis.moves import NAMED, SEVERITY, WRITTEN, FunctionSummary, MoveEffect, Related, Verdict, copies_by_hand, instantiate, move_of
 from xdevlint.analysis.tree import children, is_property
 from xdevlint.analysis.values import (
     EMPTY, FILE, NONE, PATH_KIND, STR, STR_KIND, TEMPDIR, Attr, Fresh, Literal, Merge, Param, Parent, Partial, Relation, Token, Value,
@@ -1240,7 +1240,7 @@ class _Interpreter:
                 target = Value(locations=frozenset({TEMP}), kinds=STR_KIND, idents=frozenset({Fresh(call)}), within=_IN_TEMPDIR)
             if target is None:
                 return EMPTY
-            return Value(elements=(target.with_evidence(frozenset({f"{DOWNLOADED}{callee.rsplit('.', 1)[-1]}()`"})), EMPTY))
+            return Value(elements=(target.with_evidence(frozenset({f"downloaded by `{callee.rsplit('.', 1)[-1]}()`"})), EMPTY))
         configured = self.locations.for_call(callee)
         if configured:
             return Value(locations=configured, kinds=PATH_KIND if callee.endswith("_path") else STR_KIND, idents=frozenset({callee}))
@@ -1526,7 +1526,6 @@ _PARTIALS = frozenset({"functools.partial"})
 #: it under a name no variable can have.
 _CHDIR = frozenset({"os.chdir"})
 _CWD = "<cwd>"
-#: Decorators that make a method read as an attribute.
 #: ``open`` and its kin: with a writing mode, the function writes the file.
 _OPENS = frozenset({"builtins.open", "io.open", "codecs.open"})
 
