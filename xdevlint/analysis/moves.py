@@ -215,10 +215,11 @@ def anchored(value: Value) -> bool:
 
 def _anchor(token: Token) -> bool:
     """A directory named by what the code calls or spells: a library name
-    (``tempfile.gettempdir``), an environment variable (``$TMPDIR``), an absolute path."""
+    (``tempfile.gettempdir``), an environment variable (``$TMPDIR``), an absolute path or
+    the home directory. A module's global slot (``global tmp_dir``) is only a name."""
     if isinstance(token, Literal):
         return token.path.startswith(("/", "~"))
-    return isinstance(token, str) and token != "builtins.None"
+    return isinstance(token, str) and token != "builtins.None" and not token.startswith("global ")
 
 
 #: How evidence from a name begins (``named `tmp_path```), from the name of a call the
