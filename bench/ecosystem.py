@@ -22,6 +22,7 @@ whether each rule meets its precision target. bench/README.md says how to review
     python bench/ecosystem.py --half seventh    # the seventh, chosen once the sixth set was read
     python bench/ecosystem.py --half eighth     # the eighth, chosen once the seventh set was read
     python bench/ecosystem.py --half ninth      # the ninth, chosen once the eighth set was read
+    python bench/ecosystem.py --half tenth      # the tenth, chosen once the ninth set was read
 
 The corpus has two halves. The *tuned* half (`PINS` and the stdlib) is the one rule changes
 are read against, finding by finding. The *check* half (`CHECK_PINS`) was chosen before the
@@ -70,6 +71,8 @@ EIGHTH_FINDINGS_FILE = BENCH / "ecosystem-eighth-findings.txt"
 EIGHTH_REVIEW_FILE = BENCH / "ecosystem-eighth-review.md"
 NINTH_FINDINGS_FILE = BENCH / "ecosystem-ninth-findings.txt"
 NINTH_REVIEW_FILE = BENCH / "ecosystem-ninth-review.md"
+TENTH_FINDINGS_FILE = BENCH / "ecosystem-tenth-findings.txt"
+TENTH_REVIEW_FILE = BENCH / "ecosystem-tenth-review.md"
 DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
 
 PINS: Tuple[str, ...] = (
@@ -378,6 +381,47 @@ NINTH_PINS: Tuple[str, ...] = (
     "speechbrain==1.1.2",
     "tensorflow-hub==0.16.1",
     "vdirsyncer==0.21.0",
+)
+#: A tenth held-out set, chosen on 2026-12-06 once the ninth set had been read: the newest
+#: releases that day of packages that store, upload, rotate, trash, extract or sync files (web
+#: upload handlers, log rotation, calendars, object stores, archivers), in none of the lists
+#: above nor named in issues 30 and 31 or in bench/realbugs.txt. Its findings are recorded
+#: unread before the round of rule changes that follows and read once, after its last change.
+TENTH_PINS: Tuple[str, ...] = (
+    "boltons==26.2.0",
+    "bottle==0.13.5",
+    "bump-my-version==1.8.1",
+    "cachier==4.2.0",
+    "concurrent-log-handler==0.9.31",
+    "django-import-export==4.4.3",
+    "django-storages==1.14.6",
+    "easy-thumbnails==2.10.1",
+    "flytekit==1.16.31",
+    "gunicorn==27.0.1",
+    "hishel==2.0.0",
+    "khal==0.14.1",
+    "loguru==0.7.3",
+    "octoprint==1.11.8",
+    "organize-tool==3.3.0",
+    "patool==4.0.7",
+    "py7zr==1.1.4",
+    "pystow==0.10.3",
+    "radicale==3.9.0",
+    "roboflow==1.7.3",
+    "send2trash==2.2.0",
+    "sigal==2.6.1",
+    "starlette==1.10.0",
+    "subliminal==2.8.0",
+    "supervisor==4.3.0",
+    "thonny==5.0.1",
+    "todoman==4.7.0",
+    "torchgeo==0.8.1",
+    "twisted==26.10.0",
+    "webassets==3.0.0",
+    "werkzeug==3.1.9",
+    "whitenoise==6.12.0",
+    "xandikos==0.4.10",
+    "zodb==6.4",
 )
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
@@ -826,13 +870,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
-    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth"), default="tuned",
+    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth"), default="tuned",
                         help="which part of the corpus: tuned (PINS and the stdlib, the default), check "
                              "(CHECK_PINS, held out, then read), fresh (FRESH_PINS, held out after it), late "
                              "(LATE_PINS, held out after that), final (FINAL_PINS, held out after the late set), last "
                              "(LAST_PINS, held out after the final set), sixth (SIXTH_PINS, held out after the last set), "
-                             "seventh (SEVENTH_PINS, held out after the sixth set), eighth (EIGHTH_PINS, after the seventh) "
-                             "or ninth (NINTH_PINS, after the eighth): "
+                             "seventh (SEVENTH_PINS, held out after the sixth set), eighth (EIGHTH_PINS, after the seventh), "
+                             "ninth (NINTH_PINS, after the eighth) or tenth (TENTH_PINS, after the ninth): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
                         help="check these packages instead of the built-in pins (repeatable)")
@@ -863,6 +907,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "seventh": (SEVENTH_FINDINGS_FILE, SEVENTH_REVIEW_FILE),
         "eighth": (EIGHTH_FINDINGS_FILE, EIGHTH_REVIEW_FILE),
         "ninth": (NINTH_FINDINGS_FILE, NINTH_REVIEW_FILE),
+        "tenth": (TENTH_FINDINGS_FILE, TENTH_REVIEW_FILE),
     }[args.half]
     args.findings = args.findings or committed[0]
     args.review = args.review or committed[1]
@@ -872,7 +917,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         pins = [Pin.parse(spec) for spec in (args.pin or {"tuned": PINS, "check": CHECK_PINS, "fresh": FRESH_PINS, "late": LATE_PINS,
                                                      "final": FINAL_PINS, "last": LAST_PINS, "sixth": SIXTH_PINS,
                                                      "seventh": SEVENTH_PINS, "eighth": EIGHTH_PINS,
-                                                     "ninth": NINTH_PINS}[args.half])]
+                                                     "ninth": NINTH_PINS, "tenth": TENTH_PINS}[args.half])]
         partial = args.pin is not None or (not args.stdlib and not held_out)
         if partial and not args.check and (args.findings in committed or args.review in committed):
             raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "
