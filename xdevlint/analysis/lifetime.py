@@ -100,6 +100,8 @@ _INERT_CALLS = _JOINING_CALLS | _SAME_PATH_CALLS | frozenset(
 )
 #: Copies: a handler that copies the temp after a failed move expects a cross-device move.
 _COPIES = frozenset({"shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree"})
+#: Calls that write a file named by their first argument plus an extension and return its name.
+_ARCHIVERS = frozenset({"shutil.make_archive"})
 _CONTEXT_MANAGERS = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
 #: pytest runs a fixture's code after its ``yield`` whatever the test did.
 _FIXTURES = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
@@ -1403,6 +1405,8 @@ class Analysis:
                 callees = self.value_of(func).callees
                 if callees & _SAME_PATH_CALLS or temp.inside and callees & _DIRNAME:
                     return self.refers(expression.args[0].value, temp)
+            if temp.named and self.names_what_it_made(expression, temp):
+                return True
             if self.value_of(func).defs:
                 # A function of the module that returns its argument as it is (``to_bytes(p)``):
                 # the interpreter names the result as that argument.
@@ -1411,6 +1415,25 @@ class Analysis:
                     if made and not arg.star and self.value_of(arg.value).idents == made:
                         return self.refers(arg.value, temp)
         return False
+
+    def names_what_it_made(self, call: cst.Call, temp: Temp) -> bool:
+        """An unused name (``mktemp()``'s, a unique one in the temp directory) given first to
+        a call that returns a value: the call made the file and says where, as
+        ``shutil.make_archive(stem, "zip")`` and the project helpers like it return
+        ``stem + ".zip"``; so its result is the temp, and removing the result removes it.
+        A standard library call that makes nothing of a name (``open``, ``subprocess.run``)
+        returns something else."""
+        if not call.args or call.args[0].star or call.args[0].keyword is not None or not self.refers(call.args[0].value, temp):
+            return False
+        callees = self.value_of(call.func).callees
+        if self._makes_nothing(call) or not callees & _ARCHIVERS and any(c.split(".", 1)[0] in _STDLIB for c in callees):
+            return False
+        start = self.order.get(call, 0)
+        end = self.end[temp.statement]
+        return not any(
+            end < self.order[c] < start and self.uses(c, temp)
+            for c in self.calls.get(self.scope_of.get(call, self.module), ())
+        )
 
     def holds_object(self, expression: Node, temp: Temp) -> bool:
         if isinstance(expression, cst.Call) and self.transparent(expression):

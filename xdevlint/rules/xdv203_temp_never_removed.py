@@ -46,6 +46,10 @@ class TempNeverRemoved(Rule):
     new temp directory the directory is the temp: removing or moving the file leaves
     it, and the message names "the directory holding" the path. A `TemporaryDirectory`
     object is not reported: its finalizer removes the directory when the object goes.
+    A `mktemp` name (or a unique name in the temp directory) given first to a call that
+    returns a value is a stem: `shutil.make_archive(stem, "zip", ...)` and helpers like
+    it write `stem + ".zip"` and return that name, so the result is the temp and
+    removing the result removes it.
 
     Only temps in the temp location are reported (no `dir=`, or one there, such as
     `tempfile.gettempdir()`): a temp made in a directory the code chose (a log
