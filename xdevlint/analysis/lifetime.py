@@ -56,6 +56,7 @@ from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import TEMP, staging_name
+from xdevlint.analysis.moves import move_of
 from xdevlint.analysis.provenance import ProvenanceProvider
 from xdevlint.analysis.tree import children, is_property
 from xdevlint.analysis.values import EMPTY, STR, Fresh, Partial, Value
@@ -1843,6 +1844,11 @@ class Analysis:
             return source is not None and self.names_directory(source, temp)
         if isinstance(func, cst.Attribute) and func.attr.value in ("rename", "replace") and len(call.args) == 1:
             return self.names_directory(func.value, temp)
+        handed = move_of(call, self.value_of)
+        if handed is not None and handed.passed:
+            # ``self._run_safely(os.replace, tmp, dst)``, ``run_in_executor(None, os.rename, tmp, dst)``:
+            # the move runs with the arguments handed with it.
+            return self.names_directory(handed.source, temp)
         return self.argument_effect(call, temp) == MOVED
 
     def crosses(self, call: cst.Call) -> bool:

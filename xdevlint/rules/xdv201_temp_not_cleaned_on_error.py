@@ -57,6 +57,10 @@ class TempNotCleanedOnError(Rule):
     directory the program keeps and removes whole (`dir=module.tmpdir`, or a prefix
     naming it: `prefix=module.tmpdir + "/"`).
 
+    A move counts in any form the move rules know, also a move function handed over
+    with its arguments (`self._run_safely(os.replace, tmp, dst)`,
+    `loop.run_in_executor(None, os.rename, tmp, dst)`).
+
     Only real transfers hand a temp on: returning or yielding it (or a container or
     object holding it) to the caller; storing it on `self` where another method of
     the class removes or moves it (otherwise the class keeps it, and XDV203 checks it
