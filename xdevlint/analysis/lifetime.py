@@ -122,6 +122,13 @@ _RELEASING_WORD = re.compile(_REMOVING + r"|dispos|finali[sz]|register|track", r
 _CONTAINER_METHODS = frozenset({"remove", "discard", "pop"})
 #: Builtins whose failure is an error of the world, not of the program.
 _FALLIBLE_BUILTINS = frozenset({"builtins.open", "builtins.input", "builtins.__import__", "builtins.exec", "builtins.eval", "builtins.compile", "builtins.next", "builtins.int", "builtins.float"})
+#: Modules whose calls do I/O the world can make fail: processes, the network, files, archives.
+_IO_MODULES = tuple(f"{m}." for m in (
+    "subprocess", "urllib", "http", "socket", "ssl", "ftplib", "smtplib", "shutil", "tarfile", "zipfile", "gzip", "bz2",
+    "lzma", "sqlite3", "requests", "httpx", "urllib3", "aiohttp", "boto3", "botocore", "paramiko",
+)) + ("os.write", "os.read", "os.open", "os.mkdir", "os.makedirs", "os.listdir", "os.scandir", "os.stat", "os.system", "os.popen")
+#: Of those, what only computes: parsing a URL, building a request, naming a status.
+_NO_IO = ("urllib.parse.", "urllib.request.Request", "http.HTTPStatus", "http.client.responses")
 #: Methods that hardly fail on a container or a string (not on a path: ``p.replace`` moves).
 _HARDLY_FAILING_METHODS = frozenset({
     "append", "appendleft", "add", "insert", "extend", "update", "setdefault", "get", "pop", "popleft", "copy", "keys",
@@ -2636,10 +2643,11 @@ class _Flow:
 
     def likelihood(self, origin: Node) -> int:
         """How likely a statement is to fail, to name the likeliest of a temp's error paths:
-        2 for a ``raise``, a wait, or a call that does I/O (making another temp: a full
-        disk), runs a process or is not known here; 1 when only a bug could make it fail (a
-        builtin, a container's or a string's method, path arithmetic, an assertion, opening,
-        closing or ``chmod``-ing the temp just made)."""
+        3 for a ``raise``, a wait, or a call that does I/O the world can make fail (a
+        process, the network, a file, an archive; work on the temp itself); 2 for any
+        other call not known here (a project's own function); 1 when only a bug could make
+        it fail (a builtin, a container's or a string's method, path arithmetic, an
+        assertion, opening, closing or ``chmod``-ing the temp just made)."""
         parts: Sequence[Node] = [origin]
         if isinstance(origin, cst.If):
             parts = [origin.test]
@@ -2657,12 +2665,27 @@ class _Flow:
                 if isinstance(node, cst.Assert):
                     found = max(found, 1)
                 elif isinstance(node, (cst.Raise, cst.Await, cst.Yield)):
-                    return 2
+                    return 3
                 if isinstance(node, cst.Call) and self.raise_class(node) is not None:
-                    found = max(found, 1 if self.hardly_fails(node) else 2)
-                    if found == 2:
-                        return 2
+                    if self.hardly_fails(node):
+                        found = max(found, 1)
+                    elif self.does_io(node):
+                        return 3
+                    else:
+                        found = 2
         return found
+
+    def does_io(self, call: cst.Call) -> bool:
+        """A call the world can make fail: a process, the network, a file or an archive
+        (the standard library's, or a well-known client's), or work on one of the temps
+        (``extract(archive, tmp)``, ``f.write(data)``)."""
+        callees = self.a.value_of(call.func).callees
+        if any((c.startswith(_IO_MODULES) and not c.startswith(_NO_IO)) or c in _FALLIBLE_BUILTINS for c in callees):
+            return True
+        func = call.func
+        return any(
+            self.a.mentions(arg.value, t) for t in self.temps for arg in call.args
+        ) or isinstance(func, cst.Attribute) and any(self.a.mentions(func.value, t) for t in self.temps)
 
     def hardly_fails(self, call: cst.Call) -> bool:
         func = call.func
