@@ -197,6 +197,13 @@ def test_the_likeliest_failure_is_named() -> None:
     assert "(and 2 other error paths)" in message  # the join and the listing are still among them
 
 
+def test_io_is_named_before_a_project_call_or_a_request_object() -> None:
+    """Three levels: a project's call may fail, building a ``Request`` only on a bad URL,
+    the network on any day; the message names ``urlopen``."""
+    (message,) = _messages(FIXTURES / "XDV201" / "likeliest_failure_is_io_not_a_project_call.py")
+    assert "is left behind when `response = urlopen(request, timeout=timeout)` fails" in message
+
+
 def test_a_later_pass_of_the_loop_is_named_as_such() -> None:
     messages = _messages(FIXTURES / "XDV201" / "loop_temps_gathered_before_a_later_one_fails.py")
     assert messages[0].startswith("`dirs[...]` from `tempfile.mkdtemp(")
