@@ -1196,6 +1196,10 @@ class _Interpreter:
 
     def library_call(self, call: cst.Call, callee: str, arguments: "_Arguments") -> Value:
         argument, args = arguments.get, arguments.positional
+        if callee in _OPENS:
+            # ``f = open(p, "w")``: a file object whose ``.name`` is ``p``.
+            opened = argument(0, "file")
+            return opened.derived(frozenset({FILE}), Relation.SAME) if opened is not None and not opened.is_object else EMPTY
         factory = names.TEMP_FACTORIES.get(callee)
         if factory is not None:
             dir_index, kind = factory
@@ -1300,6 +1304,8 @@ class _Interpreter:
                 return receiver.derived(PATH_KIND, relation)
             if method in ("as_posix", "__fspath__"):
                 return receiver.derived(STR_KIND, Relation.SAME)
+        if receiver.is_path and method == "open":
+            return receiver.derived(frozenset({FILE}), Relation.SAME)  # ``p.open("w").name`` is ``p``
         if receiver.is_path and method in ("rename", "replace"):
             target = args[0] if args else keywords.get("target", EMPTY)
             return target.derived(PATH_KIND, Relation.SAME)
@@ -1409,7 +1415,10 @@ def _entered(value: Value) -> Value:
 
 
 def _element_of(iterable: Value) -> Value:
-    """An item of a collection of paths lies where the collection's items all do."""
+    """An item of a collection of paths lies where the collection's items all do (a file
+    object's items are its lines)."""
+    if FILE in iterable.kinds:
+        return EMPTY
     return Value(
         locations=iterable.locations, kinds=iterable.kinds - _OBJECT_KINDS, params=iterable.params,
         staged=iterable.staged, within=iterable.within,

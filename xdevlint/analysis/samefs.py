@@ -15,7 +15,8 @@ of them), never a name's spelling:
   (``join(root, "tmp", n)`` and ``join(root, "new", n)``), a parameter, ``self.root``, an
   environment variable, the same call's result;
 - relative names resolved against the same directory descriptor
-  (``src_dir_fd=fd, dst_dir_fd=fd``).
+  (``src_dir_fd=fd, dst_dir_fd=fd``);
+- an open file's ``.name`` is the path it was opened on (``open(dst + ".tmp", "w").name``).
 
 Below a shared directory another filesystem could still be mounted; code that stages
 beside its destination does not expect one, and neither does this proof.
