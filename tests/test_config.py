@@ -148,47 +148,6 @@ def test_per_file_ignores_by_glob_relative_to_the_config_dir(tmp_path: Path, mon
     assert by("main.py") == {XDV101, XDV102}
 
 
-# -- test code: the leak rules are quiet there unless leaks-in-tests --------------------
-
-# XDV101 on line 6; XDV203 on line 5 (the temp is made, moved once, and the copy kept).
-LEAK_AND_MOVE = """\
-import os
-import tempfile
-
-def publish():
-    kept = tempfile.mkdtemp()
-    os.rename(tempfile.mktemp(), "/var/cache/blob")
-    print(kept)
-"""
-TEST_FILES = ("tests/t.py", "src/pkg/test/helpers.py", "testing/x.py", "test_a.py", "pkg/a_test.py", "pkg/conftest.py", "pkg/tests.py")
-NOT_TEST_FILES = ("main.py", "pkg/contest.py", "pkg/latest.py", "attestation/tests_data.py")
-
-
-@pytest.mark.parametrize("setting, leaks", [("", False), ("leaks-in-tests = false\n", False), ("leaks-in-tests = true\n", True)])
-def test_leak_rules_skip_test_code_unless_asked(tmp_path: Path, monkeypatch, capsys, setting: str, leaks: bool) -> None:
-    write(tmp_path / "pyproject.toml", "[tool.xdevlint]\n" + setting)
-    for name in (*TEST_FILES, *NOT_TEST_FILES):
-        write(tmp_path / name, LEAK_AND_MOVE)
-    found = codes(["."], tmp_path, monkeypatch, capsys)
-    for name in NOT_TEST_FILES:
-        assert only(found, name) == {("XDV101", 6), ("XDV203", 5)}, name
-    for name in TEST_FILES:
-        assert only(found, name) == ({("XDV101", 6), ("XDV203", 5)} if leaks else {("XDV101", 6)}), name
-
-
-def test_test_directories_count_below_the_project_root_only(tmp_path: Path, monkeypatch, capsys) -> None:
-    project = tmp_path / "tests" / "project"  # a checkout that happens to sit in a tests folder
-    write(project / "pyproject.toml", "[tool.xdevlint]\n")
-    write(project / "m.py", LEAK_AND_MOVE)
-    assert only(codes(["."], project, monkeypatch, capsys), "m.py") == {("XDV101", 6), ("XDV203", 5)}
-
-
-def test_leaks_in_tests_from_the_command_line(tmp_path: Path, monkeypatch, capsys) -> None:
-    write(tmp_path / "tests" / "t.py", LEAK_AND_MOVE)
-    found = codes(["--isolated", "--config", "leaks-in-tests = true", "."], tmp_path, monkeypatch, capsys)
-    assert only(found, "tests/t.py") == {("XDV101", 6), ("XDV203", 5)}
-
-
 # -- select / ignore specificity --------------------------------------------------------
 
 
@@ -292,14 +251,13 @@ def test_replacing_names_drops_the_default_pattern(tmp_path: Path, monkeypatch, 
         ('[tool.xdevlint]\nselect = "XDV101"\n', "select", "list of strings"),
         ('[tool.xdevlint]\nselect = ["XDV999"]\n', "select", "XDV101"),
         ('[tool.xdevlint]\nmove-function-atomic = "yes"\n', "move-function-atomic", "true or false"),
-        ('[tool.xdevlint]\nleaks-in-tests = 1\n', "leaks-in-tests", "true or false"),
         ('[tool.xdevlint]\nmove-function = "not a name"\n', "move-function", "dotted name"),
         ('[tool.xdevlint.per-file-ignores]\n"a.py" = ["NOPE1"]\n', "per-file-ignores", "allowed"),
         ('[tool.xdevlint.locations.scratch]\nenvs = ["X"]\n', "locations.scratch.envs", "allowed keys: env"),
         ('[tool.xdevlint.locations.scratch]\ncalls = ["notdotted"]\n', "locations.scratch.calls", "dotted name"),
         ('[tool.xdevlint]\nselect = ["XDV101"\n', "file", "invalid TOML"),
     ],
-    ids=["unknown-key", "not-a-list", "unknown-code", "not-a-bool", "leaks-in-tests-not-a-bool", "bad-dotted", "pfi-code", "location-key", "location-call", "toml"],
+    ids=["unknown-key", "not-a-list", "unknown-code", "not-a-bool", "bad-dotted", "pfi-code", "location-key", "location-call", "toml"],
 )
 def test_bad_configuration_exits_2_with_the_key(tmp_path: Path, toml: str, key: str, allowed: str) -> None:
     config = write(tmp_path / "pyproject.toml", toml)

@@ -182,30 +182,6 @@ def test_flake8_per_file_ignores(tmp_path: Path) -> None:
     ]
 
 
-LEAK = textwrap.dedent(
-    """\
-    import tempfile
-
-
-    def keep():
-        kept = tempfile.mkdtemp()
-        print(kept)
-    """
-)
-
-
-def test_leak_rules_skip_test_files_unless_the_option_says(tmp_path: Path) -> None:
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_keep.py").write_text(LEAK)
-    (tmp_path / "keep.py").write_text(LEAK)
-    base = ["--isolated", "--select", "XDV2", FORMAT, "keep.py", "tests/test_keep.py"]
-    assert sorted(parse(flake8(base, tmp_path).stdout)) == [("keep.py", 5, 12, "XDV203")]
-    assert sorted(parse(flake8(["--xdevlint-leaks-in-tests", *base], tmp_path).stdout)) == [
-        ("keep.py", 5, 12, "XDV203"),
-        ("tests/test_keep.py", 5, 12, "XDV203"),
-    ]
-
-
 SCRATCH = textwrap.dedent(
     """\
     import os

@@ -37,12 +37,8 @@ DEFAULT_MOVE_FUNCTION = "shutil.move"
 DEFAULT_MAX_FILE_SIZE = 20_000_000
 LOCATION_KEYS = ("env", "names", "paths", "calls")
 _LIST_KEYS = ("select", "ignore", "extend-select", "extend-ignore", "exclude", "extend-exclude")
-_BOOL_KEYS = ("move-function-atomic", "respect-gitignore", "force-exclude", "leaks-in-tests")
+_BOOL_KEYS = ("move-function-atomic", "respect-gitignore", "force-exclude")
 ALLOWED_KEYS = (*_LIST_KEYS, "per-file-ignores", "move-function", *_BOOL_KEYS, "max-file-size", "locations")
-
-
-_TEST_FILE = re.compile(r"(test_.*|.*_test|tests|conftest)\.py[iw]?$")
-_TEST_DIRECTORIES = frozenset({"test", "tests", "testing"})
 
 
 class ConfigError(Exception):
@@ -72,8 +68,6 @@ class Config:
     respect_gitignore: bool = True
     #: Apply the excludes to paths named on the command line too (``--force-exclude``).
     force_exclude: bool = False
-    #: Report the leak rules (XDV201, XDV203) in test code too (``is_test_file``).
-    leaks_in_tests: bool = False
     #: Files larger than this many bytes are XDV000, not checked (0: no limit).
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     locations: Locations = field(default_factory=Locations)
@@ -96,17 +90,6 @@ class Config:
     def _ignores(self, path: Optional[str]) -> Tuple[str, ...]:
         ignored = [codes for pattern, codes in self.per_file_ignores if path is not None and self._matches(path, pattern)]
         return (*self.ignore, *self.extend_ignore, *(c for cs in ignored for c in cs))
-
-    def is_test_file(self, path: str) -> bool:
-        """Whether ``path`` is test code, by the names pytest and unittest collect and
-        the directories that hold them, below the project root: ``test_*.py``,
-        ``*_test.py``, ``tests.py``, ``conftest.py``, or any file under a ``test``,
-        ``tests`` or ``testing`` directory."""
-        absolute = os.path.abspath(path)
-        relative = _relative(absolute, os.fspath(self.root))
-        parts = (absolute if relative is None or relative.startswith("..") else relative).split(os.sep)
-        name = parts[-1]
-        return bool(_TEST_FILE.match(name)) or any(part in _TEST_DIRECTORIES for part in parts[:-1])
 
     def is_excluded(self, path: str, named: Optional[str] = None) -> bool:
         """Whether ``path`` or one of its parent directories (below the root) matches an

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Sequence, Tup
 
 from xdevlint.config import Config, describe_size
 from xdevlint.model import ANALYSIS_ERROR_CODE, Applicability, FileResult, Finding, FixResult, analysis_error
-from xdevlint.registry import UNUSED_NOQA_CODE, RuleSpec, spec_for
+from xdevlint.registry import UNUSED_NOQA_CODE, RuleSpec
 from xdevlint.stages.focus import NOTHING_HIDDEN, Unfocused, focus, prefocus
 from xdevlint.stages.sections import LARGE
 from xdevlint.stages.scan import Scan
@@ -186,8 +186,6 @@ def _lint(
     if found.file_suppressed or path.endswith(".pyi"):  # a stub never runs: no move or temp of it happens
         return (), None
     selected: Rules = config.specs_for(path) if rules is None else rules
-    if not config.leaks_in_tests and config.is_test_file(path):
-        selected = [rule for rule in selected if _in_tests(rule)]
     ignored = found.file_codes
     if ignored:  # ``# xdevlint: noqa: XDV101``: as a per-file-ignore, whatever the front end
         selected = [rule for rule in selected if not _code(rule).startswith(ignored)]
@@ -270,11 +268,6 @@ def _unused_noqa(path: str, text: str, found: Comments, findings: Sequence[Findi
 
 def _code(rule: Union[Type["Rule"], RuleSpec]) -> str:
     return rule.code if isinstance(rule, RuleSpec) else rule.CODE
-
-
-def _in_tests(rule: Union[Type["Rule"], RuleSpec]) -> bool:
-    spec = rule if isinstance(rule, RuleSpec) else spec_for(rule.CODE)
-    return spec is None or spec.in_tests
 
 
 def _may_apply(rule: Union[Type["Rule"], RuleSpec], scan: Scan, config: Config) -> bool:

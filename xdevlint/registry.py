@@ -85,9 +85,6 @@ class RuleSpec:
     #: Off unless a selection names the code itself (``extend-select = ["XDV103"]``):
     #: ``ALL`` and prefixes leave it out, as ruff leaves out its preview rules.
     opt_in: bool = False
-    #: Reported in test code too (``Config.is_test_file``); the leak rules are not, unless
-    #: ``leaks-in-tests``: a temp a failing test leaves is not a service filling its disk.
-    in_tests: bool = True
 
     @property
     def rule(self) -> Type["Rule"]:
@@ -108,12 +105,12 @@ SPECS: Tuple[RuleSpec, ...] = (
     ),
     RuleSpec(
         "XDV201", "temp-not-cleaned-on-error", "xdv201_temp_not_cleaned_on_error", "TempNotCleanedOnError", _may_leak,
-        lambda scan: scan.cleared_temps(stay=False), in_tests=False,
+        lambda scan: scan.cleared_temps(stay=False),
     ),
     RuleSpec("XDV202", "swallowed-move-error", "xdv202_swallowed_move_error", "SwallowedMoveError", _may_swallow),
     RuleSpec(
         "XDV203", "temp-never-removed", "xdv203_temp_never_removed", "TempNeverRemoved", _may_keep,
-        lambda scan: scan.cleared_temps(stay=True), in_tests=False,
+        lambda scan: scan.cleared_temps(stay=True),
     ),
 )
 

@@ -51,7 +51,6 @@ _KEYS = {
     "xdevlint_move_function": "move-function",
     "xdevlint_move_function_atomic": "move-function-atomic",
     "xdevlint_locations": "locations",
-    "xdevlint_leaks_in_tests": "leaks-in-tests",
 }
 
 
@@ -110,13 +109,6 @@ class XdevlintChecker:
             default=None,
             parse_from_config=True,
             help="xdevlint: the move function is atomic, so rewriting a call to it is a safe fix",
-        )
-        option_manager.add_option(
-            "--xdevlint-leaks-in-tests",
-            action="store_true",
-            default=None,
-            parse_from_config=True,
-            help="xdevlint: report the leak rules (XDV201, XDV203) in test files too",
         )
         option_manager.add_option(
             "--xdevlint-locations",

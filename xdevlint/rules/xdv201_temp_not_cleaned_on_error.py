@@ -107,10 +107,6 @@ class TempNotCleanedOnError(Rule):
     A temp handed to the caller is the caller's from then on: the helper is checked
     up to the hand-off, and each call of the helper is checked as a creation of its
     own.
-    Test code (`test_*.py`, `*_test.py`, `conftest.py`, files under a `tests/`
-    directory) is not checked unless `leaks-in-tests = true`: a temp a failing test
-    leaves behind is not a service filling its disk.
-
     ## Why is this bad?
     A staged file that is not removed when the move (or the write before it) fails
     stays in `/tmp` for good. A long-running worker that fails the same way for every

@@ -56,10 +56,6 @@ class TempNeverRemoved(Rule):
     directory, beside its destination, inside another temp directory it removes) is a
     unique name in that directory, and that directory's to manage.
 
-    Test code (`test_*.py`, `*_test.py`, `conftest.py`, files under a `tests/`
-    directory) is not checked unless `leaks-in-tests = true`: a temp a failing test
-    leaves behind is not a service filling its disk.
-
     ## Why is this bad?
     Nothing ever removes the file, so every call leaves one more behind: in a service
     or a worker that runs the code for every item, the temp directory grows without
