@@ -23,6 +23,7 @@ whether each rule meets its precision target. bench/README.md says how to review
     python bench/ecosystem.py --half eighth     # the eighth, chosen once the seventh set was read
     python bench/ecosystem.py --half ninth      # the ninth, chosen once the eighth set was read
     python bench/ecosystem.py --half tenth      # the tenth, chosen once the ninth set was read
+    python bench/ecosystem.py --half eleventh   # the eleventh, chosen once the tenth set was read
 
 The corpus has two halves. The *tuned* half (`PINS` and the stdlib) is the one rule changes
 are read against, finding by finding. The *check* half (`CHECK_PINS`) was chosen before the
@@ -73,6 +74,8 @@ NINTH_FINDINGS_FILE = BENCH / "ecosystem-ninth-findings.txt"
 NINTH_REVIEW_FILE = BENCH / "ecosystem-ninth-review.md"
 TENTH_FINDINGS_FILE = BENCH / "ecosystem-tenth-findings.txt"
 TENTH_REVIEW_FILE = BENCH / "ecosystem-tenth-review.md"
+ELEVENTH_FINDINGS_FILE = BENCH / "ecosystem-eleventh-findings.txt"
+ELEVENTH_REVIEW_FILE = BENCH / "ecosystem-eleventh-review.md"
 DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
 
 PINS: Tuple[str, ...] = (
@@ -422,6 +425,57 @@ TENTH_PINS: Tuple[str, ...] = (
     "whitenoise==6.12.0",
     "xandikos==0.4.10",
     "zodb==6.4",
+)
+#: An eleventh held-out set, chosen on 2026-12-06 once the tenth set had been read: the newest
+#: releases that day of packages that write, lock, cache, archive, upload or rewrite files
+#: (atomic writers, lock files, source rewriters and release tools, notebook builders, web
+#: frameworks, cloud-drive clients, downloaders), in none of the lists above nor named in issues
+#: 30 and 31 or in bench/realbugs.txt. Its findings are recorded unread before the round of rule
+#: changes that follows and read once, after its last change.
+ELEVENTH_PINS: Tuple[str, ...] = (
+    "atomicwrites==1.4.0",
+    "autoflake==2.4.0",
+    "b2==5.0.2",
+    "cherrypy==18.10.0",
+    "codespell==2.4.3",
+    "commitizen==4.19.3",
+    "cruft==2.16.0",
+    "dropbox==12.2.5",
+    "dvclive==3.49.1",
+    "fasteners==0.20",
+    "faster-whisper==1.2.1",
+    "flask==3.1.3",
+    "flynt==1.0.6",
+    "httpie==3.2.4",
+    "jupyter-book==2.1.7",
+    "jupyterhub==6.1.1",
+    "libarchive-c==5.3",
+    "mutagen==1.48.1",
+    "myst-nb==1.4.0",
+    "nbdime==4.0.4",
+    "nbstripout==0.9.1",
+    "path==17.1.1",
+    "pickleshare==0.7.5",
+    "plexapi==4.18.3",
+    "portalocker==4.4.2",
+    "pre-commit-hooks==6.0.0",
+    "pydrive2==1.21.3",
+    "pystac-client==0.9.1",
+    "python-semantic-release==10.7.0",
+    "pyupgrade==3.22.0",
+    "rarfile==4.5",
+    "safer==6.1.0",
+    "sanic==25.12.1",
+    "scdl==3.0.9",
+    "sentinelsat==1.2.1",
+    "streamrip==2.1.0",
+    "supervision==0.31.2",
+    "tbump==6.11.0",
+    "torchmetrics==1.9.0",
+    "tornado==6.6.1",
+    "towncrier==26.9.0",
+    "webob==1.8.11",
+    "zict==3.0.0",
 )
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
@@ -870,13 +924,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
-    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth"), default="tuned",
+    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh"), default="tuned",
                         help="which part of the corpus: tuned (PINS and the stdlib, the default), check "
                              "(CHECK_PINS, held out, then read), fresh (FRESH_PINS, held out after it), late "
                              "(LATE_PINS, held out after that), final (FINAL_PINS, held out after the late set), last "
                              "(LAST_PINS, held out after the final set), sixth (SIXTH_PINS, held out after the last set), "
                              "seventh (SEVENTH_PINS, held out after the sixth set), eighth (EIGHTH_PINS, after the seventh), "
-                             "ninth (NINTH_PINS, after the eighth) or tenth (TENTH_PINS, after the ninth): "
+                             "ninth (NINTH_PINS, after the eighth), tenth (TENTH_PINS, after the ninth) "
+                             "or eleventh (ELEVENTH_PINS, after the tenth): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
                         help="check these packages instead of the built-in pins (repeatable)")
@@ -908,6 +963,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "eighth": (EIGHTH_FINDINGS_FILE, EIGHTH_REVIEW_FILE),
         "ninth": (NINTH_FINDINGS_FILE, NINTH_REVIEW_FILE),
         "tenth": (TENTH_FINDINGS_FILE, TENTH_REVIEW_FILE),
+        "eleventh": (ELEVENTH_FINDINGS_FILE, ELEVENTH_REVIEW_FILE),
     }[args.half]
     args.findings = args.findings or committed[0]
     args.review = args.review or committed[1]
@@ -917,7 +973,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         pins = [Pin.parse(spec) for spec in (args.pin or {"tuned": PINS, "check": CHECK_PINS, "fresh": FRESH_PINS, "late": LATE_PINS,
                                                      "final": FINAL_PINS, "last": LAST_PINS, "sixth": SIXTH_PINS,
                                                      "seventh": SEVENTH_PINS, "eighth": EIGHTH_PINS,
-                                                     "ninth": NINTH_PINS, "tenth": TENTH_PINS}[args.half])]
+                                                     "ninth": NINTH_PINS, "tenth": TENTH_PINS,
+                                                     "eleventh": ELEVENTH_PINS}[args.half])]
         partial = args.pin is not None or (not args.stdlib and not held_out)
         if partial and not args.check and (args.findings in committed or args.review in committed):
             raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "
