@@ -891,6 +891,13 @@ class Analysis:
             elif isinstance(parent, cst.BinaryOperation) and parent.left is expression and made.kind == DIRECTORY:
                 if isinstance(parent.operator, cst.Divide):
                     made, up = replace(made, inside=True), parent
+            elif isinstance(parent, cst.BinaryOperation) and parent.left is expression and made.named and made.kind == FILE:
+                if isinstance(parent.operator, cst.Add):
+                    up = parent  # ``mktemp() + ".ts"``: only a name, so the file is the name with its suffix
+            elif isinstance(parent, cst.FormattedStringExpression) and made.named and made.kind == FILE:
+                text = self.parent.get(parent)
+                if isinstance(text, cst.FormattedString) and text.parts and text.parts[0] is parent:
+                    up = text  # ``f"{mktemp()}.ts"``
             elif isinstance(parent, cst.BooleanOperation) and made.index is None:
                 other = parent.left if parent.right is expression else parent.right
                 guards |= self.names_in(other)

@@ -267,7 +267,8 @@ def _held(module: ModuleIndex, call: ast.Call) -> Tuple[str, Optional[ast.AST], 
     named = False  # ``NamedTemporaryFile().name``
     inside = False  # ``os.path.join(mkdtemp(), "x")``: only the directory's removal counts
     # Climb what the analysis climbs: ``[1]``, ``.name``, ``Path(...)``, ``os.path.join(...)``,
-    # ``... / "x"``, ``out or ...``, ``... if c else ...`` (any of their operands, to stay sound).
+    # ``... / "x"``, ``out or ...``, ``... if c else ...``, ``f"{...}.ts"`` (any of their operands,
+    # to stay sound).
     while True:
         if isinstance(parent, ast.Subscript) and parent.value is expression:
             indexed = True
@@ -277,7 +278,7 @@ def _held(module: ModuleIndex, call: ast.Call) -> Tuple[str, Optional[ast.AST], 
             return "unknown", parent, None  # ``dirs.append(mkdtemp())``: held by a container
         elif isinstance(parent, ast.Call) and parent.args and parent.args[0] is expression:
             inside = inside or len(parent.args) > 1 and _terminal(parent.func) in _JOINING_NAMES
-        elif isinstance(parent, (ast.BinOp, ast.BoolOp, ast.IfExp)):
+        elif isinstance(parent, (ast.BinOp, ast.BoolOp, ast.IfExp, ast.FormattedValue, ast.JoinedStr)):
             inside = inside or isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Div)
         else:
             break
