@@ -368,10 +368,16 @@ _REMOVING_WORD = re.compile(_REMOVING, re.I)
 
 
 def _is_remover_name(expression: Node, callees: FrozenSet[str]) -> bool:
-    """A function handed over by a bare name that says it removes (``remove_tree``, imported
-    from another module), not the stdlib's; ``mylib.os.unlink`` proves nothing."""
-    name = expression.value if isinstance(expression, cst.Name) else None
-    return name is not None and _REMOVING_WORD.search(name) is not None and all(c.split(".", 1)[0] not in _STDLIB for c in callees)
+    """A function handed over by a name that says it removes (``remove_tree`` imported from
+    another module, ``zope.testing.setupstack.rmtree``), not the stdlib's; a method of an
+    object so named (``paths.remove``, a list's) proves nothing."""
+    if isinstance(expression, cst.Name):
+        name: Optional[str] = expression.value
+    elif isinstance(expression, cst.Attribute) and _module_function(callees):
+        name = expression.attr.value
+    else:
+        return False
+    return _REMOVING_WORD.search(name) is not None and all(c.split(".", 1)[0] not in _STDLIB for c in callees)
 
 
 def _directory_of_prefix(creation: cst.Call) -> Optional[cst.BaseExpression]:
