@@ -28,9 +28,9 @@ _ALL_OS_ERRORS: FrozenSet[str] = names.OS_ERROR_CLASSES | names.BROAD_EXCEPTIONS
 #: attempt, whose own failure is not caught). ``os.symlink`` links across filesystems.
 _FALLBACK_FUNCTIONS: FrozenSet[str] = names.MOVE_LIKE_FUNCTIONS | {"os.symlink", "shutil.copyfileobj"}
 #: Parts of a function's name (split at ``_``) that mark a copy or a move: ``_copy_tree(src, dst)``,
-#: ``fs.mv(a, b)``. ``unlink`` and ``remove`` are no such part.
+#: ``fs.mv(a, b)``, ``utils.cp(src_file, dst_file)``. ``unlink`` and ``remove`` are no such part.
 _FALLBACK_WORDS: FrozenSet[str] = frozenset(
-    {"copy", "copy2", "copyfile", "copytree", "copyfileobj", "move", "mv", "rename", "renames", "link", "hardlink", "symlink"}
+    {"copy", "copy2", "copyfile", "copytree", "copyfileobj", "cp", "move", "mv", "rename", "renames", "link", "hardlink", "symlink"}
 )
 #: Links: the source stays where it is, and a failure loses nothing unless it was staged.
 _LINKS: FrozenSet[str] = frozenset({"os.link", "Path.hardlink_to"})
