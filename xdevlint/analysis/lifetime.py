@@ -2,6 +2,7 @@
 
 For each temp a function creates and holds (``fd, tmp = mkstemp()``, ``d = mkdtemp()``,
 ``f = NamedTemporaryFile(delete=False)``, ``p = NamedTemporaryFile().name``,
+``p = mktemp() + ".ts"``,
 ``p = os.path.join(mkdtemp(), "x")`` (whose temp is the directory), ``d = out or
 Path(mkdtemp())``, the call of a ``functools.partial`` factory the call can see,
 ``urlretrieve(url)``, a ``uuid4()`` name joined to ``gettempdir()``, ``self.tmp =

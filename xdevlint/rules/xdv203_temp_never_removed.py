@@ -17,7 +17,8 @@ from xdevlint.stages.scan import Scan
 class TempNeverRemoved(Rule):
     """
     ## What it does
-    Flags a temporary file or directory (from `mkstemp`, `mkdtemp`, `mktemp`,
+    Flags a temporary file or directory (from `mkstemp`, `mkdtemp`, `mktemp` (also with a
+    suffix: `mktemp() + ".ts"`),
     `NamedTemporaryFile(delete=False)`, `NamedTemporaryFile(...).name`,
     `os.path.join(mkdtemp(), ...)`, a `functools.partial` factory,
     `urllib.request.urlretrieve(url)` without a filename, a unique name in the temp
