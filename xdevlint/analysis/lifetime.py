@@ -373,7 +373,7 @@ def _is_remover_name(expression: Node, callees: FrozenSet[str]) -> bool:
     another module, ``zope.testing.setupstack.rmtree``), not the stdlib's; a method of an
     object so named (``paths.remove``, a list's) proves nothing."""
     if isinstance(expression, cst.Name):
-        name: Optional[str] = expression.value
+        name: str = expression.value
     elif isinstance(expression, cst.Attribute) and _module_function(callees):
         name = expression.attr.value
     else:
