@@ -24,6 +24,7 @@ whether each rule meets its precision target. bench/README.md says how to review
     python bench/ecosystem.py --half ninth      # the ninth, chosen once the eighth set was read
     python bench/ecosystem.py --half tenth      # the tenth, chosen once the ninth set was read
     python bench/ecosystem.py --half eleventh   # the eleventh, chosen once the tenth set was read
+    python bench/ecosystem.py --half twelfth    # the twelfth, chosen once the eleventh set was read
 
 The corpus has two halves. The *tuned* half (`PINS` and the stdlib) is the one rule changes
 are read against, finding by finding. The *check* half (`CHECK_PINS`) was chosen before the
@@ -76,6 +77,8 @@ TENTH_FINDINGS_FILE = BENCH / "ecosystem-tenth-findings.txt"
 TENTH_REVIEW_FILE = BENCH / "ecosystem-tenth-review.md"
 ELEVENTH_FINDINGS_FILE = BENCH / "ecosystem-eleventh-findings.txt"
 ELEVENTH_REVIEW_FILE = BENCH / "ecosystem-eleventh-review.md"
+TWELFTH_FINDINGS_FILE = BENCH / "ecosystem-twelfth-findings.txt"
+TWELFTH_REVIEW_FILE = BENCH / "ecosystem-twelfth-review.md"
 DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
 
 PINS: Tuple[str, ...] = (
@@ -476,6 +479,49 @@ ELEVENTH_PINS: Tuple[str, ...] = (
     "towncrier==26.9.0",
     "webob==1.8.11",
     "zict==3.0.0",
+)
+#: A twelfth held-out set, chosen on 2026-12-06 once the eleventh set had been read: the newest
+#: releases that day of packages that render, convert, transfer, serve or package files (PDF
+#: and office writers, OCR and table extractors, SSH/FTP/WebDAV clients and servers, Django
+#: file apps, wheel installers and version tools, weather-data fetchers), in none of the lists
+#: above nor named in issues 30 and 31 or in bench/realbugs.txt. Its findings are recorded unread
+#: before the round of rule changes that follows and read once, after its last change.
+TWELFTH_PINS: Tuple[str, ...] = (
+    "asyncssh==2.24.1",
+    "bumpver==2026.1132",
+    "cfgrib==0.9.15.1",
+    "check-wheel-contents==0.6.3",
+    "django-compressor==4.7.0",
+    "django-dbbackup==5.4.0",
+    "django-imagekit==6.1.1",
+    "ffmpeg-python==0.2.0",
+    "flit==4.2.0",
+    "ftputil==5.2.0",
+    "glances==4.5.8",
+    "img2pdf==0.6.3",
+    "installer==1.1.0",
+    "keyrings.alt==5.0.2",
+    "metpy==1.7.1",
+    "openpyxl==3.1.5",
+    "pdfminer-six==20260107",
+    "pdfplumber==0.11.11",
+    "pexpect==4.9.0",
+    "pipdeptree==4.2.16",
+    "poetry-dynamic-versioning==1.10.1",
+    "pynsist==2.8",
+    "pypdf==7.1.1",
+    "pytesseract==0.3.13",
+    "python-docx==1.2.0",
+    "reportlab==5.1.0",
+    "scp==0.16.2",
+    "setuptools-scm==10.3.4",
+    "siphon==0.11.0",
+    "sorl-thumbnail==13.4.0",
+    "tabula-py==2.10.0",
+    "voila==0.5.13",
+    "weasyprint==70.0",
+    "wsgidav==4.3.5",
+    "xhtml2pdf==0.2.28",
 )
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
@@ -924,14 +970,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
-    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh"), default="tuned",
+    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"), default="tuned",
                         help="which part of the corpus: tuned (PINS and the stdlib, the default), check "
                              "(CHECK_PINS, held out, then read), fresh (FRESH_PINS, held out after it), late "
                              "(LATE_PINS, held out after that), final (FINAL_PINS, held out after the late set), last "
                              "(LAST_PINS, held out after the final set), sixth (SIXTH_PINS, held out after the last set), "
                              "seventh (SEVENTH_PINS, held out after the sixth set), eighth (EIGHTH_PINS, after the seventh), "
                              "ninth (NINTH_PINS, after the eighth), tenth (TENTH_PINS, after the ninth) "
-                             "or eleventh (ELEVENTH_PINS, after the tenth): "
+                             "eleventh (ELEVENTH_PINS, after the tenth) or twelfth (TWELFTH_PINS, after the eleventh): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
                         help="check these packages instead of the built-in pins (repeatable)")
@@ -964,6 +1010,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "ninth": (NINTH_FINDINGS_FILE, NINTH_REVIEW_FILE),
         "tenth": (TENTH_FINDINGS_FILE, TENTH_REVIEW_FILE),
         "eleventh": (ELEVENTH_FINDINGS_FILE, ELEVENTH_REVIEW_FILE),
+        "twelfth": (TWELFTH_FINDINGS_FILE, TWELFTH_REVIEW_FILE),
     }[args.half]
     args.findings = args.findings or committed[0]
     args.review = args.review or committed[1]
@@ -974,7 +1021,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                                      "final": FINAL_PINS, "last": LAST_PINS, "sixth": SIXTH_PINS,
                                                      "seventh": SEVENTH_PINS, "eighth": EIGHTH_PINS,
                                                      "ninth": NINTH_PINS, "tenth": TENTH_PINS,
-                                                     "eleventh": ELEVENTH_PINS}[args.half])]
+                                                     "eleventh": ELEVENTH_PINS, "twelfth": TWELFTH_PINS}[args.half])]
         partial = args.pin is not None or (not args.stdlib and not held_out)
         if partial and not args.check and (args.findings in committed or args.review in committed):
             raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "
