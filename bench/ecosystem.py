@@ -976,7 +976,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "(LATE_PINS, held out after that), final (FINAL_PINS, held out after the late set), last "
                              "(LAST_PINS, held out after the final set), sixth (SIXTH_PINS, held out after the last set), "
                              "seventh (SEVENTH_PINS, held out after the sixth set), eighth (EIGHTH_PINS, after the seventh), "
-                             "ninth (NINTH_PINS, after the eighth), tenth (TENTH_PINS, after the ninth) "
+                             "ninth (NINTH_PINS, after the eighth), tenth (TENTH_PINS, after the ninth), "
                              "eleventh (ELEVENTH_PINS, after the tenth) or twelfth (TWELFTH_PINS, after the eleventh): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
