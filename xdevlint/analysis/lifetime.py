@@ -722,8 +722,19 @@ class Analysis:
             if any(self.cleans(c, probe) or self.moves(c, probe) for c in self.calls.get(function, ())):
                 result = True
                 break
+        if not result and self.inherits_unseen(cls):
+            result = True  # a base of the project's own, in another module, may remove it
         self._released[key] = result
         return result
+
+    def inherits_unseen(self, cls: cst.ClassDef) -> bool:
+        """Whether the class or one of its same-module relatives derives from a class of
+        the project that this module imports (``from ..app import JupyterHub``): its
+        methods, which may remove what the subclass keeps, are not in view."""
+        return any(
+            any(c.startswith(names.PROJECT_PREFIX) for c in self.value_of(arg.value).callees) and not self.value_of(arg.value).defs
+            for member in self.family(cls) for arg in member.bases
+        )
 
     # -- temps and their names
 

@@ -35,7 +35,8 @@ class TempNeverRemoved(Rule):
     (`subprocess.run([..., tmp])`, `load(path=tmp)`, `os.execvpe(..., env)` with it in
     `env`, a dict the function made) is used there, not handed on. A temp kept on
     `self` is reported when no method of the class (or of a same-module base or
-    subclass) removes it. Removal counts however it is written: `os.unlink`,
+    subclass) removes it, unless the class derives from a class of its own project in
+    another module (`from ..app import Hub`), whose methods are not in view. Removal counts however it is written: `os.unlink`,
     `shutil.rmtree`, `Path.unlink`, `urlcleanup()` for `urlretrieve`'s, a same-module
     helper that removes its argument (also through a module function that returns its
     argument, `shutil.rmtree(to_bytes(p))`), a function of another module named for
