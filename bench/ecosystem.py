@@ -25,6 +25,7 @@ whether each rule meets its precision target. bench/README.md says how to review
     python bench/ecosystem.py --half tenth      # the tenth, chosen once the ninth set was read
     python bench/ecosystem.py --half eleventh   # the eleventh, chosen once the tenth set was read
     python bench/ecosystem.py --half twelfth    # the twelfth, chosen once the eleventh set was read
+    python bench/ecosystem.py --half thirteenth # the thirteenth, chosen once the twelfth set was read
 
 The corpus has two halves. The *tuned* half (`PINS` and the stdlib) is the one rule changes
 are read against, finding by finding. The *check* half (`CHECK_PINS`) was chosen before the
@@ -79,6 +80,8 @@ ELEVENTH_FINDINGS_FILE = BENCH / "ecosystem-eleventh-findings.txt"
 ELEVENTH_REVIEW_FILE = BENCH / "ecosystem-eleventh-review.md"
 TWELFTH_FINDINGS_FILE = BENCH / "ecosystem-twelfth-findings.txt"
 TWELFTH_REVIEW_FILE = BENCH / "ecosystem-twelfth-review.md"
+THIRTEENTH_FINDINGS_FILE = BENCH / "ecosystem-thirteenth-findings.txt"
+THIRTEENTH_REVIEW_FILE = BENCH / "ecosystem-thirteenth-review.md"
 DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
 
 PINS: Tuple[str, ...] = (
@@ -522,6 +525,46 @@ TWELFTH_PINS: Tuple[str, ...] = (
     "weasyprint==70.0",
     "wsgidav==4.3.5",
     "xhtml2pdf==0.2.28",
+)
+#: A thirteenth held-out set, chosen on 2026-12-06 once the twelfth set had been read: the newest
+#: releases that day of packages that write documents and archives, convert scientific data,
+#: persist queues and caches, or serve and mirror packages and build artifacts (package indexes,
+#: CI workers), in none of the lists above nor named in issues 30 and 31 or in
+#: bench/realbugs.txt. Its findings are recorded unread before the round of rule changes that
+#: follows and read once, after its last change.
+THIRTEENTH_PINS: Tuple[str, ...] = (
+    "anndata==0.12.19",
+    "bagit==1.8.1",
+    "bandersnatch==6.8.0",
+    "buildbot-worker==4.3.0",
+    "buildbot==4.3.0",
+    "cachetools-async==0.0.5",
+    "conan-server==2.33.0",
+    "dcm2bids==3.3.1",
+    "devpi-server==6.20.3",
+    "devpi-web==5.1.1",
+    "docxtpl==0.20.2",
+    "filetype==1.2.0",
+    "heudiconv==1.5.1",
+    "imgkit==1.2.3",
+    "jsonpickle==4.1.4",
+    "magic-wormhole-mailbox-server==0.8.0",
+    "markdown-pdf==1.13.3",
+    "mne-bids==0.20.0",
+    "nipype==1.11.0",
+    "persist-queue==1.1.0",
+    "proxpi==1.3.1",
+    "pydicom-seg==0.4.1",
+    "pymupdf==2.1",
+    "pypiserver==2.4.2",
+    "python-pptx==1.0.2",
+    "pyzipper==0.4.0",
+    "scanpy==1.11.5",
+    "shelved-cache==0.5.0",
+    "simple-repository==0.11.1",
+    "tqdm-joblib==0.0.5",
+    "unrar==0.4",
+    "xmltodict==1.0.4",
 )
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
@@ -970,14 +1013,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
-    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"), default="tuned",
+    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth"), default="tuned",
                         help="which part of the corpus: tuned (PINS and the stdlib, the default), check "
                              "(CHECK_PINS, held out, then read), fresh (FRESH_PINS, held out after it), late "
                              "(LATE_PINS, held out after that), final (FINAL_PINS, held out after the late set), last "
                              "(LAST_PINS, held out after the final set), sixth (SIXTH_PINS, held out after the last set), "
                              "seventh (SEVENTH_PINS, held out after the sixth set), eighth (EIGHTH_PINS, after the seventh), "
                              "ninth (NINTH_PINS, after the eighth), tenth (TENTH_PINS, after the ninth), "
-                             "eleventh (ELEVENTH_PINS, after the tenth) or twelfth (TWELFTH_PINS, after the eleventh): "
+                             "eleventh (ELEVENTH_PINS, after the tenth), twelfth (TWELFTH_PINS, after the eleventh) "
+                             "or thirteenth (THIRTEENTH_PINS, after the twelfth): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
                         help="check these packages instead of the built-in pins (repeatable)")
@@ -1011,6 +1055,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "tenth": (TENTH_FINDINGS_FILE, TENTH_REVIEW_FILE),
         "eleventh": (ELEVENTH_FINDINGS_FILE, ELEVENTH_REVIEW_FILE),
         "twelfth": (TWELFTH_FINDINGS_FILE, TWELFTH_REVIEW_FILE),
+        "thirteenth": (THIRTEENTH_FINDINGS_FILE, THIRTEENTH_REVIEW_FILE),
     }[args.half]
     args.findings = args.findings or committed[0]
     args.review = args.review or committed[1]
@@ -1021,7 +1066,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                                      "final": FINAL_PINS, "last": LAST_PINS, "sixth": SIXTH_PINS,
                                                      "seventh": SEVENTH_PINS, "eighth": EIGHTH_PINS,
                                                      "ninth": NINTH_PINS, "tenth": TENTH_PINS,
-                                                     "eleventh": ELEVENTH_PINS, "twelfth": TWELFTH_PINS}[args.half])]
+                                                     "eleventh": ELEVENTH_PINS, "twelfth": TWELFTH_PINS,
+                                                     "thirteenth": THIRTEENTH_PINS}[args.half])]
         partial = args.pin is not None or (not args.stdlib and not held_out)
         if partial and not args.check and (args.findings in committed or args.review in committed):
             raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "
