@@ -154,6 +154,8 @@ _TAKING_METHODS = frozenset({"pop", "popleft", "popitem", "get"})
 #: ``d.values()``, ``d.keys()``, ``list(paths)``: the same items, to a ``for``.
 _VIEWS = frozenset({"values", "keys", "copy"})
 _ORDERING = frozenset({"builtins.list", "builtins.tuple", "builtins.sorted", "builtins.reversed", "builtins.set"})
+#: Calls whose items are the paths a pattern matches.
+_GLOBS = frozenset({"glob.glob", "glob.iglob"})
 _STDLIB = frozenset(sys.stdlib_module_names) | {"builtins"}
 _LOOPS = (cst.For, cst.While)
 _SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
@@ -1440,6 +1442,11 @@ class Analysis:
                     return self.refers(expression.args[0].value, temp)
             if temp.named and self.names_what_it_made(expression, temp):
                 return True
+            if (
+                temp.located and not temp.inside and len(expression.args) > 1 and not any(a.star or a.keyword for a in expression.args)
+                and self.value_of(func).callees & names.JOIN_CALLS and self.refers(expression.args[-1].value, temp)
+            ):
+                return True  # ``join(d, mktemp())``: tempfile's names are absolute, and join keeps an absolute last part
             if self.value_of(func).defs:
                 # A function of the module that returns its argument as it is (``to_bytes(p)``):
                 # the interpreter names the result as that argument.
@@ -1489,8 +1496,26 @@ class Analysis:
                 return self.role(func.value, temp) in (HOLDER, EITHER)
             if len(iterated.args) == 1 and self.value_of(func).callees & _ORDERING:
                 return self.iterates(iterated.args[0].value, temp)
+            if iterated.args and not iterated.args[0].star and self.value_of(func).callees & _GLOBS:
+                return self.matches_itself(iterated.args[0].value, temp)
             return False
         return self.role(iterated, temp) in (HOLDER, EITHER)
+
+    def matches_itself(self, pattern: Node, temp: Temp) -> bool:
+        """A glob pattern that is the temp's name and then ``*`` (``f"{name}*"``,
+        ``name + "*.tmp"``): it matches the name itself, with whatever was made beside it."""
+        if isinstance(pattern, cst.IfExp):
+            return self.matches_itself(pattern.body, temp) or self.matches_itself(pattern.orelse, temp)
+        if isinstance(pattern, cst.FormattedString) and len(pattern.parts) >= 2:
+            first, second = pattern.parts[0], pattern.parts[1]
+            return (
+                isinstance(first, cst.FormattedStringExpression) and self.refers(first.expression, temp)
+                and isinstance(second, cst.FormattedStringText) and second.value.startswith("*")
+            )
+        if isinstance(pattern, cst.BinaryOperation) and isinstance(pattern.operator, cst.Add):
+            right = pattern.right
+            return self.refers(pattern.left, temp) and isinstance(right, cst.SimpleString) and str(right.evaluated_value).startswith("*")
+        return False
 
     def transparent(self, call: cst.Call) -> bool:
         """``typing.cast(T, x)``: ``x`` itself."""

@@ -43,7 +43,8 @@ class TempNeverRemoved(Rule):
     removal (`windows_proof_rm(p)`, `util.remove(p)`, `cleanup_later(p)`: taken at its
     word; a `remove` method of an object is a list's), a closure that does, a method
     of the object's class that does, a loop over the container holding it (`for f in
-    self._files.values(): os.remove(f.name)`), or a registration (`atexit.register`,
+    self._files.values(): os.remove(f.name)`) or over a glob of its name and `*`
+    (`for f in glob(f"{name}*"): os.remove(f)`), or a registration (`atexit.register`,
     `self.addCleanup`, `ExitStack.callback`, `weakref.finalize`). For a path inside a
     new temp directory the directory is the temp: removing or moving the file leaves
     it, and the message names "the directory holding" the path. A `TemporaryDirectory`
@@ -51,7 +52,8 @@ class TempNeverRemoved(Rule):
     A `mktemp` name (or a unique name in the temp directory) given first to a call that
     returns a value is a stem: `shutil.make_archive(stem, "zip", ...)` and helpers like
     it write `stem + ".zip"` and return that name, so the result is the temp and
-    removing the result removes it.
+    removing the result removes it. `tempfile`'s names are absolute, so
+    `os.path.join(d, mktemp())` is the name itself.
 
     Only temps in the temp location are reported (no `dir=`, or one there, such as
     `tempfile.gettempdir()`): a temp made in a directory the code chose (a log
