@@ -733,10 +733,8 @@ class Analysis:
         """Whether the class or one of its same-module relatives derives from a class of
         the project that this module imports (``from ..app import JupyterHub``): its
         methods, which may remove what the subclass keeps, are not in view."""
-        return any(
-            any(c.startswith(names.PROJECT_PREFIX) for c in self.value_of(arg.value).callees) and not self.value_of(arg.value).defs
-            for member in self.family(cls) for arg in member.bases
-        )
+        bases = [self.value_of(arg.value) for member in self.family(cls) for arg in member.bases]
+        return any(not base.defs and any(c.startswith(names.PROJECT_PREFIX) for c in base.callees) for base in bases)
 
     # -- temps and their names
 
