@@ -26,6 +26,7 @@ whether each rule meets its precision target. bench/README.md says how to review
     python bench/ecosystem.py --half eleventh   # the eleventh, chosen once the tenth set was read
     python bench/ecosystem.py --half twelfth    # the twelfth, chosen once the eleventh set was read
     python bench/ecosystem.py --half thirteenth # the thirteenth, chosen once the twelfth set was read
+    python bench/ecosystem.py --half fourteenth # the fourteenth, chosen once the thirteenth set was read
 
 The corpus has two halves. The *tuned* half (`PINS` and the stdlib) is the one rule changes
 are read against, finding by finding. The *check* half (`CHECK_PINS`) was chosen before the
@@ -82,6 +83,8 @@ TWELFTH_FINDINGS_FILE = BENCH / "ecosystem-twelfth-findings.txt"
 TWELFTH_REVIEW_FILE = BENCH / "ecosystem-twelfth-review.md"
 THIRTEENTH_FINDINGS_FILE = BENCH / "ecosystem-thirteenth-findings.txt"
 THIRTEENTH_REVIEW_FILE = BENCH / "ecosystem-thirteenth-review.md"
+FOURTEENTH_FINDINGS_FILE = BENCH / "ecosystem-fourteenth-findings.txt"
+FOURTEENTH_REVIEW_FILE = BENCH / "ecosystem-fourteenth-review.md"
 DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
 
 PINS: Tuple[str, ...] = (
@@ -566,6 +569,50 @@ THIRTEENTH_PINS: Tuple[str, ...] = (
     "unrar==0.4",
     "xmltodict==1.0.4",
 )
+#: A fourteenth held-out set, chosen on 2026-12-06 once the thirteenth set had been read: the
+#: newest releases that day (youtube-dl's last) of packages that convert and store scientific and
+#: geospatial data, convert models, fetch media, build packages and docs, or fake and drive
+#: filesystems and devices, in none of the lists above nor named in issues 30 and 31 or in
+#: bench/realbugs.txt. Its findings are recorded unread before the round of rule changes that
+#: follows and read once, after its last change.
+FOURTEENTH_PINS: Tuple[str, ...] = (
+    "ansible-lint==26.10.1",
+    "awswrangler==3.17.1",
+    "bandit==1.9.4",
+    "coremltools==9.0",
+    "demucs==4.1.0",
+    "docutils==0.23.1",
+    "geopandas==1.2.0",
+    "h5py==3.16.0",
+    "hatchling==1.33.0",
+    "invoke==3.0.3",
+    "jupyterlab==4.6.6",
+    "leafmap==0.63.1",
+    "meshio==5.3.5",
+    "mike==2.2.0",
+    "mpremote==1.29.0",
+    "osc==1.28.0",
+    "pdm-backend==2.5.0",
+    "pikepdf==10.18.0",
+    "pyannote-audio==4.0.7",
+    "pydantic-settings==2.16.3",
+    "pyfakefs==6.3.2",
+    "pyogrio==0.13.0",
+    "pyresample==1.35.0",
+    "PyScaffold==4.6",
+    "python-debian==1.1.1",
+    "satpy==0.60.0",
+    "sentinelhub==3.12.0",
+    "svtplay-dl==1.9.5",
+    "tf2onnx==1.17.0",
+    "torchvision==0.29.1",
+    "tqdm==4.70.1",
+    "trimesh==5.2.0",
+    "wand==0.7.2",
+    "wradlib==2.9.6",
+    "xonsh==0.25.0",
+    "youtube-dl==2021.12.17",
+)
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
 
@@ -1013,15 +1060,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
-    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth"), default="tuned",
+    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth"), default="tuned",
                         help="which part of the corpus: tuned (PINS and the stdlib, the default), check "
                              "(CHECK_PINS, held out, then read), fresh (FRESH_PINS, held out after it), late "
                              "(LATE_PINS, held out after that), final (FINAL_PINS, held out after the late set), last "
                              "(LAST_PINS, held out after the final set), sixth (SIXTH_PINS, held out after the last set), "
                              "seventh (SEVENTH_PINS, held out after the sixth set), eighth (EIGHTH_PINS, after the seventh), "
                              "ninth (NINTH_PINS, after the eighth), tenth (TENTH_PINS, after the ninth), "
-                             "eleventh (ELEVENTH_PINS, after the tenth), twelfth (TWELFTH_PINS, after the eleventh) "
-                             "or thirteenth (THIRTEENTH_PINS, after the twelfth): "
+                             "eleventh (ELEVENTH_PINS, after the tenth), twelfth (TWELFTH_PINS, after the eleventh), "
+                             "thirteenth (THIRTEENTH_PINS, after the twelfth) "
+                             "or fourteenth (FOURTEENTH_PINS, after the thirteenth): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
                         help="check these packages instead of the built-in pins (repeatable)")
@@ -1056,6 +1104,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "eleventh": (ELEVENTH_FINDINGS_FILE, ELEVENTH_REVIEW_FILE),
         "twelfth": (TWELFTH_FINDINGS_FILE, TWELFTH_REVIEW_FILE),
         "thirteenth": (THIRTEENTH_FINDINGS_FILE, THIRTEENTH_REVIEW_FILE),
+        "fourteenth": (FOURTEENTH_FINDINGS_FILE, FOURTEENTH_REVIEW_FILE),
     }[args.half]
     args.findings = args.findings or committed[0]
     args.review = args.review or committed[1]
@@ -1067,7 +1116,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                                      "seventh": SEVENTH_PINS, "eighth": EIGHTH_PINS,
                                                      "ninth": NINTH_PINS, "tenth": TENTH_PINS,
                                                      "eleventh": ELEVENTH_PINS, "twelfth": TWELFTH_PINS,
-                                                     "thirteenth": THIRTEENTH_PINS}[args.half])]
+                                                     "thirteenth": THIRTEENTH_PINS, "fourteenth": FOURTEENTH_PINS}[args.half])]
         partial = args.pin is not None or (not args.stdlib and not held_out)
         if partial and not args.check and (args.findings in committed or args.review in committed):
             raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "
