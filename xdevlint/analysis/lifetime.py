@@ -520,6 +520,18 @@ def _parameters(function: cst.FunctionDef) -> List[cst.Param]:
     return [*function.params.posonly_params, *function.params.params]
 
 
+def _display(value: Optional[Node]) -> bool:
+    """A container the expression makes afresh: a display, a comprehension, ``[None] * n``."""
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Multiply):
+        return _display(value.left) or _display(value.right)
+    return isinstance(value, (cst.List, cst.Set, cst.Dict, cst.ListComp, cst.SetComp, cst.DictComp))
+
+
+def _item_of(target: Node, name: str) -> bool:
+    """``c[k] = x`` stores an item into ``c``: it fills the container, it does not rebind it."""
+    return isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value == name
+
+
 def _targets(node: Node) -> List[cst.BaseExpression]:
     if isinstance(node, cst.Assign):
         return [t.target for t in node.targets]
@@ -1244,13 +1256,13 @@ class Analysis:
                     value = node.value
                     bindings += 1
                     if len(targets) != 1 or not (
-                        isinstance(value, (cst.List, cst.Set, cst.Dict, cst.ListComp, cst.SetComp, cst.DictComp))
+                        _display(value)
                         or isinstance(value, cst.Call) and bool(self.value_of(value.func).callees) and self.value_of(value.func).callees <= _CONTAINER_MAKERS
                     ):
                         found = False
                         break
-                elif any(n.value == name for t in targets for n in self._walk(t) if isinstance(n, cst.Name)):
-                    found = False  # unpacked into, or stored through
+                elif any(n.value == name for t in targets if not _item_of(t, name) for n in self._walk(t) if isinstance(n, cst.Name)):
+                    found = False  # unpacked into, or stored through (``c[k] = x`` only fills it)
                     break
             elif isinstance(node, (cst.For, cst.WithItem, cst.NamedExpr, cst.CompFor)) and name in self.names_in(
                 node.target if isinstance(node, (cst.For, cst.NamedExpr, cst.CompFor)) else (node.asname.name if node.asname else cst.Pass())
@@ -2389,7 +2401,7 @@ class _Flow:
                 *(n.target for n in inside if isinstance(n, (cst.For, cst.NamedExpr))),
                 *(n.asname.name for n in inside if isinstance(n, cst.WithItem) and n.asname is not None),
             ]
-            bound_inside = {name for t in targets for name in a.names_in(t)}
+            bound_inside = {name for t in targets for name in a.names_in(t) if not _item_of(t, name)}
             found = frozenset(
                 i for i in self.loop_temps(node)
                 if self.temps[i].factory in names.DOWNLOAD_TEMPS or any(
