@@ -664,12 +664,14 @@ class Analysis:
         return self._bases
 
     def functions_naming(self, attr: str) -> Set[Node]:
-        """The functions (and lambdas) in which some ``x.attr`` appears."""
+        """The functions (and lambdas) in which some ``x.attr`` (or ``getattr(x, "attr")``) appears."""
         if self._naming is None:
             self._naming = {}
             for node, scope in self.scope_of.items():
-                if isinstance(node, cst.Attribute) and isinstance(scope, (cst.FunctionDef, cst.Lambda)):
-                    self._naming.setdefault(node.attr.value, set()).add(scope)
+                if isinstance(scope, (cst.FunctionDef, cst.Lambda)):
+                    name = node.attr.value if isinstance(node, cst.Attribute) else self.attribute_read(node)
+                    if name is not None:
+                        self._naming.setdefault(name, set()).add(scope)
         return self._naming.get(attr, set())
 
     def shared_by_the_class(self, cls: cst.ClassDef, attr: str) -> bool:
@@ -1421,8 +1423,22 @@ class Analysis:
     def role(self, expression: Node, temp: Temp) -> Optional[str]:
         if isinstance(expression, cst.Attribute) and expression.attr.value in temp.attributes:
             return EITHER
+        if temp.attributes and self.attribute_read(expression) in temp.attributes:
+            return EITHER  # ``getattr(self, "tmp", None)`` reads ``self.tmp``
         key = _key(expression)
         return temp.handles.get(key) if key is not None else None
+
+    def attribute_read(self, expression: Node) -> Optional[str]:
+        """The attribute ``getattr(obj, "name"[, default])`` reads, spelled out."""
+        if not isinstance(expression, cst.Call) or not 2 <= len(expression.args) <= 3:
+            return None
+        name = expression.args[1].value
+        if any(a.star or a.keyword for a in expression.args) or not isinstance(name, cst.SimpleString):
+            return None
+        if self.value_of(expression.func).callees != {"builtins.getattr"}:
+            return None
+        text = name.evaluated_value
+        return text if isinstance(text, str) else None
 
     def refers(self, expression: Node, temp: Temp) -> bool:
         """Whether ``expression`` is the temp's path (``tmp``, ``f.name``, ``Path(tmp)``;
