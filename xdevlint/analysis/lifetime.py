@@ -774,7 +774,12 @@ class Analysis:
                     return None  # a Windows named pipe's name, not a file
                 deleting = kind == FILE_OBJECT and not _is_false(_argument(call, 7, "delete"))
                 index = 1 if callee == "tempfile.mkstemp" else None
-                located = self._in_temp_location(callee, [call])
+                # A lookalike's positional arguments need not be tempfile's: ``mktemp(d)``
+                # of ``ZODB.utils`` makes its file in ``d``. A spelled-out string is a
+                # suffix or a prefix (``mkdtemp("debugWorkflow")``); another value may be where.
+                located = self._in_temp_location(callee, [call]) and not (wrapped and any(
+                    a.keyword is None and not isinstance(a.value, cst.SimpleString) for a in call.args
+                ))
                 return Made(kind, callee, index, deleting=deleting, named=callee == "tempfile.mktemp", located=located)
         if not value.callees and not value.defs:
             made = self.partial_made(call)
