@@ -42,7 +42,8 @@ class TempNeverRemoved(Rule):
     argument, `shutil.rmtree(to_bytes(p))`), a function of another module named for
     removal (`windows_proof_rm(p)`, `util.remove(p)`, `cleanup_later(p)`: taken at its
     word; a `remove` method of an object is a list's), a closure that does, a method
-    of the object's class that does, a loop over the container holding it (`for f in
+    of the object's class that does (also reading the attribute with
+    `getattr(self, "name", None)`), a loop over the container holding it (`for f in
     self._files.values(): os.remove(f.name)`) or over a glob of its name and `*`
     (`for f in glob(f"{name}*"): os.remove(f)`), or a registration (`atexit.register`,
     `self.addCleanup`, `ExitStack.callback`, `weakref.finalize`). For a path inside a
@@ -56,7 +57,9 @@ class TempNeverRemoved(Rule):
     `os.path.join(d, mktemp())` is the name itself.
 
     Only temps in the temp location are reported (no `dir=`, or one there, such as
-    `tempfile.gettempdir()`): a temp made in a directory the code chose (a log
+    `tempfile.gettempdir()`; a project's maker named as tempfile's given a positional
+    value other than a spelled-out string, `mktemp(storage_dir)`, may make it in that
+    value, so it is not): a temp made in a directory the code chose (a log
     directory, beside its destination, inside another temp directory it removes) is a
     unique name in that directory, and that directory's to manage.
 
