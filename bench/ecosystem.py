@@ -27,6 +27,7 @@ whether each rule meets its precision target. bench/README.md says how to review
     python bench/ecosystem.py --half twelfth    # the twelfth, chosen once the eleventh set was read
     python bench/ecosystem.py --half thirteenth # the thirteenth, chosen once the twelfth set was read
     python bench/ecosystem.py --half fourteenth # the fourteenth, chosen once the thirteenth set was read
+    python bench/ecosystem.py --half fifteenth  # the fifteenth, chosen once the fourteenth set was read
 
 The corpus has two halves. The *tuned* half (`PINS` and the stdlib) is the one rule changes
 are read against, finding by finding. The *check* half (`CHECK_PINS`) was chosen before the
@@ -85,6 +86,8 @@ THIRTEENTH_FINDINGS_FILE = BENCH / "ecosystem-thirteenth-findings.txt"
 THIRTEENTH_REVIEW_FILE = BENCH / "ecosystem-thirteenth-review.md"
 FOURTEENTH_FINDINGS_FILE = BENCH / "ecosystem-fourteenth-findings.txt"
 FOURTEENTH_REVIEW_FILE = BENCH / "ecosystem-fourteenth-review.md"
+FIFTEENTH_FINDINGS_FILE = BENCH / "ecosystem-fifteenth-findings.txt"
+FIFTEENTH_REVIEW_FILE = BENCH / "ecosystem-fifteenth-review.md"
 DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
 
 PINS: Tuple[str, ...] = (
@@ -613,6 +616,50 @@ FOURTEENTH_PINS: Tuple[str, ...] = (
     "xonsh==0.25.0",
     "youtube-dl==2021.12.17",
 )
+#: A fifteenth held-out set, chosen on 2026-12-06 once the fourteenth set had been read: the
+#: newest releases that day of packages that archive the web, sync and rename media, store
+#: checkpoints and snapshots, serve and thumbnail files, version trees, and wrap paths and
+#: file I/O, in none of the lists above nor named in issues 30 and 31 or in
+#: bench/realbugs.txt. Its findings are recorded unread before the round of rule changes that
+#: follows and read once, after its last change.
+FIFTEENTH_PINS: Tuple[str, ...] = (
+    "aiofiles==25.1.0",
+    "aiohttp==3.14.5",
+    "ase==3.29.0",
+    "breezy==3.3.23",
+    "deemix==3.6.6",
+    "fabric==3.2.3",
+    "ffmpeg-normalize==1.43.0",
+    "huey==3.5.4",
+    "jupyter-repo2docker==2026.4.0",
+    "locust==2.47.0",
+    "mdanalysis==2.11.0",
+    "mercurial==7.2.4",
+    "mitmproxy==11.0.2",
+    "mnamer==2.5.5",
+    "Mopidy==3.4.2",
+    "nbdev==3.3.26",
+    "nbformat==5.11.1",
+    "optimum==2.3.0",
+    "osxphotos==0.77.2",
+    "pybids==0.22.0",
+    "pymatgen==2026.10.24",
+    "pySmartDL==1.3.4",
+    "pytest-regressions==2.11.0",
+    "pytorch-ignite==0.5.5",
+    "pywb==2.10.0",
+    "pywikibot==11.9.0",
+    "sentry-sdk==2.76.0",
+    "skorch==1.4.0",
+    "synapseclient==4.14.0",
+    "syrupy==7.0.3",
+    "thumbor==7.8.0",
+    "tubeup==2025.9.23",
+    "universal-pathlib==0.3.11",
+    "wagtail==8.0.1",
+    "warcio==1.8.1",
+    "watchdog==7.1.1",
+)
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
 
@@ -1060,7 +1107,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
-    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth"), default="tuned",
+    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth"), default="tuned",
                         help="which part of the corpus: tuned (PINS and the stdlib, the default), check "
                              "(CHECK_PINS, held out, then read), fresh (FRESH_PINS, held out after it), late "
                              "(LATE_PINS, held out after that), final (FINAL_PINS, held out after the late set), last "
@@ -1068,8 +1115,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "seventh (SEVENTH_PINS, held out after the sixth set), eighth (EIGHTH_PINS, after the seventh), "
                              "ninth (NINTH_PINS, after the eighth), tenth (TENTH_PINS, after the ninth), "
                              "eleventh (ELEVENTH_PINS, after the tenth), twelfth (TWELFTH_PINS, after the eleventh), "
-                             "thirteenth (THIRTEENTH_PINS, after the twelfth) "
-                             "or fourteenth (FOURTEENTH_PINS, after the thirteenth): "
+                             "thirteenth (THIRTEENTH_PINS, after the twelfth), "
+                             "fourteenth (FOURTEENTH_PINS, after the thirteenth) "
+                             "or fifteenth (FIFTEENTH_PINS, after the fourteenth): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
                         help="check these packages instead of the built-in pins (repeatable)")
@@ -1105,6 +1153,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "twelfth": (TWELFTH_FINDINGS_FILE, TWELFTH_REVIEW_FILE),
         "thirteenth": (THIRTEENTH_FINDINGS_FILE, THIRTEENTH_REVIEW_FILE),
         "fourteenth": (FOURTEENTH_FINDINGS_FILE, FOURTEENTH_REVIEW_FILE),
+        "fifteenth": (FIFTEENTH_FINDINGS_FILE, FIFTEENTH_REVIEW_FILE),
     }[args.half]
     args.findings = args.findings or committed[0]
     args.review = args.review or committed[1]
@@ -1116,7 +1165,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                                      "seventh": SEVENTH_PINS, "eighth": EIGHTH_PINS,
                                                      "ninth": NINTH_PINS, "tenth": TENTH_PINS,
                                                      "eleventh": ELEVENTH_PINS, "twelfth": TWELFTH_PINS,
-                                                     "thirteenth": THIRTEENTH_PINS, "fourteenth": FOURTEENTH_PINS}[args.half])]
+                                                     "thirteenth": THIRTEENTH_PINS, "fourteenth": FOURTEENTH_PINS,
+                                                     "fifteenth": FIFTEENTH_PINS}[args.half])]
         partial = args.pin is not None or (not args.stdlib and not held_out)
         if partial and not args.check and (args.findings in committed or args.review in committed):
             raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "
