@@ -19,8 +19,9 @@ itself returned or stored; a cleanup registration (``atexit``, ``addCleanup``,
 ``ExitStack.callback``, ``weakref.finalize``). A temp passed as an ordinary call
 argument (``run(path=tmp)``, ``subprocess.run([..., tmp])``, a path derived from it) is
 used, not handed off. A ``@contextmanager`` owns what it yields, since the caller's
-exception arrives at its ``yield``; and ``__enter__`` owns what it stores on ``self``
-until it returns, since ``__exit__`` never runs when ``__enter__`` raises.
+exception arrives at its ``yield``; and ``__enter__`` (like a test's ``setUp``) owns what
+it stores on ``self`` until it returns, since ``__exit__`` (``tearDown``) never runs when
+it raises.
 
 A statement that can raise sends the statuses of that moment to the handlers that may
 catch the exception, or out of the function; ``finally`` runs on every way out. A
@@ -111,7 +112,6 @@ _FIXTURES = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
 #: its factories, whose ``mktemp()`` makes one.
 _PYTEST_DIRECTORIES = frozenset({"tmp_path", "tmpdir"})
 _PYTEST_FACTORIES = frozenset({"tmp_path_factory", "tmpdir_factory"})
-_ENTERING = frozenset({"__enter__", "__aenter__"})
 #: ``ExitStack`` (and ``unittest``) methods that take a context manager's cleanup over.
 _CONTEXT_TAKERS = frozenset({"enter_context", "enter_async_context", "enterContext", "enterClassContext", "push", "push_async_exit"})
 #: Builtin containers: a temp inside one goes where the container goes.
@@ -265,6 +265,9 @@ class Lifetime:
     again: bool = False
     #: every leak is a statement only a bug makes fail: nothing is left in practice
     unlikely: bool = False
+    #: made on ``self`` in ``__enter__`` (``setUp``): the method and the one that would have
+    #: removed it, which never runs when the first raises
+    entering: Optional[Tuple[str, str]] = None
 
     @property
     def leaking(self) -> bool:
@@ -1187,7 +1190,7 @@ class Analysis:
                 return None  # on another object, or deeper in this one: that object's to remove
             owner = owned[0]
             key = f"{_key(target.value)}.{target.attr.value}"
-            entering = getattr(scope, "name", None) is not None and scope.name.value in _ENTERING  # type: ignore[attr-defined]
+            entering = getattr(scope, "name", None) is not None and scope.name.value in names.ENTERING  # type: ignore[attr-defined]
             if not entering and self.released(owner, target.attr.value, made.inside, besides=scope):
                 return None  # the object owns it from the start, and another method removes it
         else:
@@ -2046,7 +2049,7 @@ class _Flow:
         value_of = analysis.value_of
         self.lends = _decorated(scope, _CONTEXT_MANAGERS, value_of)  # the caller's exception arrives at its yield
         self.fixture = _decorated(scope, _FIXTURES, value_of)  # pytest resumes it after the test, whatever happened
-        self.entering = isinstance(scope, cst.FunctionDef) and scope.name.value in _ENTERING and analysis.method_of(scope) is not None
+        self.entering = isinstance(scope, cst.FunctionDef) and scope.name.value in names.ENTERING and analysis.method_of(scope) is not None
         # A temp the function removes somewhere (not only in an ``except`` clause) is its
         # own: yielding it lends it out, to remove it once resumed.
         self.owned = {
@@ -2720,7 +2723,11 @@ class _Flow:
         again = a.order.get(cited.origin, 0) <= a.order[temp.creation] <= a.end.get(cited.origin, -1)
         # Error paths only a bug could take (a builtin, path arithmetic, an assertion,
         # ``os.chmod`` of the temp just made) leave nothing behind in practice.
-        return replace(found, cited=cited, again=again, unlikely=self.likelihood(cited.origin) < 2)
+        entering: Optional[Tuple[str, str]] = None
+        if self.entering and index in self.pending:
+            method = self.scope.name.value  # type: ignore[attr-defined]
+            entering = (method, names.ENTERING[method])
+        return replace(found, cited=cited, again=again, unlikely=self.likelihood(cited.origin) < 2, entering=entering)
 
     def likelihood(self, origin: Node) -> int:
         """How likely a statement is to fail, to name the likeliest of a temp's error paths:

@@ -20,6 +20,20 @@ TEMP_FACTORIES: Dict[str, Tuple[int, str]] = {
     "tempfile.TemporaryDirectory": (2, "tempdir"),
 }
 
+#: Methods that hand what they store on ``self`` (or ``cls``) to a later method only when
+#: they return, each with that method: ``__exit__`` never runs when ``__enter__`` raises,
+#: nor ``tearDown`` when ``setUp`` does (nor pytest's ``teardown_method`` when
+#: ``setup_method`` does).
+ENTERING: Dict[str, str] = {
+    "__enter__": "__exit__",
+    "__aenter__": "__aexit__",
+    "setUp": "tearDown",
+    "asyncSetUp": "asyncTearDown",
+    "setUpClass": "tearDownClass",
+    "setup_method": "teardown_method",
+    "setup_class": "teardown_class",
+}
+
 #: Downloads into a new temp file when given no ``filename`` (its path is the first of
 #: the pair returned); ``urlcleanup()`` removes every such file.
 DOWNLOAD_TEMPS: FrozenSet[str] = frozenset({"urllib.request.urlretrieve"})

@@ -72,7 +72,10 @@ class TempNotCleanedOnError(Rule):
     `subprocess.run([..., tmp])`, a path derived from it) is used there, not handed
     on. A `@contextmanager` that yields the temp (or a handle on it) still owns it:
     the caller's exception arrives at the `yield`. `__enter__` owns what it stores on
-    `self` until it returns: `__exit__` never runs when `__enter__` raises. Temps
+    `self` until it returns: `__exit__` never runs when `__enter__` raises. So does a
+    test's `setUp` (`asyncSetUp`, `setUpClass`, pytest's `setup_method` and
+    `setup_class`): `tearDown` does not run when it raises, but what it registered
+    with `addCleanup` does. Temps
     made in a loop and gathered in a container made before it stay there from pass
     to pass: a later pass's failure leaves the earlier ones.
 
@@ -244,6 +247,8 @@ class TempNotCleanedOnError(Rule):
             origin = f"the loop's next {origin}"  # the earlier passes' temps are still held
         if leak.handler is None:
             how = "no `finally` or `except` clause removes it"
+            if lifetime.entering is not None:
+                how = "`{1}` does not run when `{0}` fails, and {2}".format(*lifetime.entering, how)
         else:
             how = f"`{self.code(leak.handler)}` {_EXITS[leak.exit]}"
         others = len(lifetime.leaks) - 1

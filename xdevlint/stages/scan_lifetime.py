@@ -338,14 +338,14 @@ def _creation_may_leak(module: ModuleIndex, call: ast.Call) -> bool:
 
 
 def _self_temp_may_leak(module: ModuleIndex, statement: ast.stmt) -> bool:
-    """A temp created into ``self.attr``: ``__enter__`` hands it over only when it
-    returns, so it may leak; another method owns it only when that method itself uses
+    """A temp created into ``self.attr``: ``__enter__`` (and ``setUp``) hands it over only
+    when it returns, so it may leak; another method owns it only when that method itself uses
     ``self.attr`` where a removal or hand-off could be (the analysis follows nothing
     else: the object has it, or XDV203 asks its class)."""
     function = _scope(module, statement)
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return True
-    if function.name in ("__enter__", "__aenter__"):
+    if function.name in names.ENTERING:
         return True
     if _class_removes(module, statement, besides=function):
         return False  # the object owns it from the start (another method removes it): nothing to follow
