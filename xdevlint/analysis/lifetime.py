@@ -983,8 +983,12 @@ class Analysis:
                         if made.index is None or where is None:
                             returned = replace(made, index=where if made.index is None else made.index)
                 for temp in temps:
-                    if self.refers(expression, temp) or self.holds_object(expression, temp):
+                    if self.holds_object(expression, temp):
                         returned = Made(temp.kind, temp.factory, where, named=temp.named, inside=temp.inside, located=temp.located)
+                    elif self.refers(expression, temp):
+                        # ``return f.name`` of a ``NamedTemporaryFile(delete=False)``: the caller gets a path
+                        kind = FILE if temp.kind == FILE_OBJECT else temp.kind
+                        returned = Made(kind, temp.factory, where, named=temp.named, inside=temp.inside, located=temp.located)
                     elif temp.kind == DIRECTORY and self.derives(expression, temp):
                         returned = Made(DIRECTORY, temp.factory, where, inside=True, located=temp.located)
             if returned is None:
