@@ -107,11 +107,11 @@ SAFE = {
     """,
     "created on self in a class that removes it": """
         import os, shutil, tempfile
-        class Tests:
-            def setUp(self):
+        class Workspace:
+            def open(self):
                 self.dir = tempfile.mkdtemp()
                 os.chdir(self.dir)
-            def tearDown(self):
+            def close(self):
                 shutil.rmtree(self.dir)
     """,
     "a method called mkdtemp": """
@@ -222,6 +222,15 @@ MORE_LEAKING = {
                 return self
             def __exit__(self, *exc):
                 shutil.rmtree(self.root)
+    """,
+    "stored on self in setUp": """
+        import os, shutil, tempfile
+        class Tests:
+            def setUp(self):
+                self.dir = tempfile.mkdtemp()
+                self.server = start(self.dir)
+            def tearDown(self):
+                shutil.rmtree(self.dir)
     """,
     "a write in the body of the with that made it": """
         import os, tempfile
