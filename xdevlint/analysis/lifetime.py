@@ -2071,7 +2071,11 @@ class _Flow:
             if any(analysis.cleans(c, t) for c in analysis.calls.get(scope, ()) if not analysis.in_handler(c))
         }
         #: temps ``__enter__`` keeps on ``self`` for ``__exit__``: handed over when it returns
-        self.pending: Set[int] = {i for i, t in enumerate(temps) if t.owner is not None and self.entering}
+        #: (only those a method of the class removes: one it keeps for good is never released)
+        self.pending: Set[int] = {
+            i for i, t in enumerate(temps)
+            if t.owner is not None and self.entering and analysis.released(t.owner, t.handle.split(".", 1)[1], t.inside, besides=scope)
+        }
         #: ``self.attr`` a temp is stored on that no method of the class removes
         self.kept_on: Dict[int, str] = {}
         self.flags = self._flags() if temps else frozenset()
