@@ -232,18 +232,6 @@ MORE_LEAKING = {
             def tearDown(self):
                 shutil.rmtree(self.dir)
     """,
-    "made by a project's module function named as tempfile's": """
-        import os
-        from mercurial import pycompat
-        def f(data, run):
-            fd, name = pycompat.mkstemp()
-            os.write(fd, data)
-            os.close(fd)
-            try:
-                run(name)
-            finally:
-                os.remove(name)
-    """,
     "a write in the body of the with that made it": """
         import os, tempfile
         def f(data, run):

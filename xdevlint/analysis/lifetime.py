@@ -519,15 +519,6 @@ def _logs(func: Node) -> bool:
     return name.lower() in names.LOGGING_METHODS and receiver is not None and "log" in receiver.lower()
 
 
-def _method_call(func: Node) -> bool:
-    """``self.mktemp``, ``obj.x.mkstemp``: called on an object, not a name or a module's
-    function (``pycompat.mkstemp``, whose module the call resolves through an import)."""
-    if not isinstance(func, cst.Attribute):
-        return False
-    receiver = func.value
-    return not isinstance(receiver, cst.Name) or receiver.value in ("self", "cls")
-
-
 def _parameters(function: cst.FunctionDef) -> List[cst.Param]:
     return [*function.params.posonly_params, *function.params.params]
 
@@ -776,10 +767,9 @@ class Analysis:
         if value.callees & (names.JOIN_CALLS | names.PATH_CLASSES) and self.unique_in_temp(call):
             return Made(DIRECTORY if self.makes_directories(call) else FILE, sorted(value.callees)[0], named=True, unique=True)
         for found in sorted(value.callees):
-            # ``from toil.lib.io import mkdtemp``, ``pycompat.mkstemp()``: a project's maker named
-            # as tempfile's, called by that name or through its module, makes what tempfile's
-            # would (a method so named may be anything: ``self.mktemp()``, ``vfs.mkstemp()``).
-            wrapped = names.tempfile_lookalike(found) if not _method_call(call.func) else None
+            # ``from toil.lib.io import mkdtemp``: a project's maker named as tempfile's, called
+            # by that name, makes what tempfile's would (a method so named may be anything).
+            wrapped = names.tempfile_lookalike(found) if isinstance(call.func, cst.Name) else None
             callee = wrapped or found
             kind = _FACTORY_KINDS.get(callee)
             if kind is not None:

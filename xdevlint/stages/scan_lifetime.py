@@ -250,7 +250,7 @@ def _may_create(module: ModuleIndex, func: ast.expr, aliases: Set[str]) -> bool:
         if isinstance(receiver, ast.Name) and receiver.id in ("self", "cls"):
             return False
         known = module.qualified(receiver)
-        return known is None or known == "tempfile" or names.tempfile_lookalike(f"{known}.{name}") is not None
+        return known is None or known == "tempfile"
     known = module.qualified(func)
     return known is None or known in names.TEMP_FACTORIES or names.tempfile_lookalike(known) is not None
 
