@@ -112,6 +112,7 @@ _FIXTURES = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
 #: its factories, whose ``mktemp()`` makes one.
 _PYTEST_DIRECTORIES = frozenset({"tmp_path", "tmpdir"})
 _PYTEST_FACTORIES = frozenset({"tmp_path_factory", "tmpdir_factory"})
+_ENTER_METHODS = frozenset({"__enter__", "__aenter__"})
 #: ``ExitStack`` (and ``unittest``) methods that take a context manager's cleanup over.
 _CONTEXT_TAKERS = frozenset({"enter_context", "enter_async_context", "enterContext", "enterClassContext", "push", "push_async_exit"})
 #: Builtin containers: a temp inside one goes where the container goes.
@@ -2732,10 +2733,15 @@ class _Flow:
         # Error paths only a bug could take (a builtin, path arithmetic, an assertion,
         # ``os.chmod`` of the temp just made) leave nothing behind in practice.
         entering: Optional[Tuple[str, str]] = None
+        floor = 2
         if self.entering and index in self.pending:
             method = self.scope.name.value  # type: ignore[attr-defined]
             entering = (method, names.ENTERING[method])
-        return replace(found, cited=cited, again=again, unlikely=self.likelihood(cited.origin) < 2, entering=entering)
+            if method not in _ENTER_METHODS:
+                # A test's setUp that fails is a test error, seen and fixed at once: its temp
+                # matters when the world makes setup fail (I/O, a process), not a bug.
+                floor = 3
+        return replace(found, cited=cited, again=again, unlikely=self.likelihood(cited.origin) < floor, entering=entering)
 
     def likelihood(self, origin: Node) -> int:
         """How likely a statement is to fail, to name the likeliest of a temp's error paths:

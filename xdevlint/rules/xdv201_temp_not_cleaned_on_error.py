@@ -75,7 +75,9 @@ class TempNotCleanedOnError(Rule):
     `self` until it returns: `__exit__` never runs when `__enter__` raises. So does a
     test's `setUp` (`asyncSetUp`, `setUpClass`, pytest's `setup_method` and
     `setup_class`): `tearDown` does not run when it raises, but what it registered
-    with `addCleanup` does. Temps
+    with `addCleanup` does. A failing `setUp` is a test error, seen at once, so there
+    only a statement the world can make fail counts (I/O, a process, a `raise`, work
+    on the temp), not a project call that only a bug could make raise. Temps
     made in a loop and gathered in a container made before it stay there from pass
     to pass: a later pass's failure leaves the earlier ones.
 
