@@ -250,7 +250,8 @@ class TempNotCleanedOnError(Rule):
         if leak.handler is None:
             how = "no `finally` or `except` clause removes it"
             if lifetime.entering is not None:
-                how = "`{1}` does not run when `{0}` fails, and {2}".format(*lifetime.entering, how)
+                method, taker = lifetime.entering
+                how = f"`{taker}` does not run when `{method}` fails, and {how}"
         else:
             how = f"`{self.code(leak.handler)}` {_EXITS[leak.exit]}"
         others = len(lifetime.leaks) - 1
