@@ -28,6 +28,7 @@ whether each rule meets its precision target. bench/README.md says how to review
     python bench/ecosystem.py --half thirteenth # the thirteenth, chosen once the twelfth set was read
     python bench/ecosystem.py --half fourteenth # the fourteenth, chosen once the thirteenth set was read
     python bench/ecosystem.py --half fifteenth  # the fifteenth, chosen once the fourteenth set was read
+    python bench/ecosystem.py --half sixteenth  # the sixteenth, chosen once the fifteenth set was read
 
 The corpus has two halves. The *tuned* half (`PINS` and the stdlib) is the one rule changes
 are read against, finding by finding. The *check* half (`CHECK_PINS`) was chosen before the
@@ -88,6 +89,8 @@ FOURTEENTH_FINDINGS_FILE = BENCH / "ecosystem-fourteenth-findings.txt"
 FOURTEENTH_REVIEW_FILE = BENCH / "ecosystem-fourteenth-review.md"
 FIFTEENTH_FINDINGS_FILE = BENCH / "ecosystem-fifteenth-findings.txt"
 FIFTEENTH_REVIEW_FILE = BENCH / "ecosystem-fifteenth-review.md"
+SIXTEENTH_FINDINGS_FILE = BENCH / "ecosystem-sixteenth-findings.txt"
+SIXTEENTH_REVIEW_FILE = BENCH / "ecosystem-sixteenth-review.md"
 DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
 
 PINS: Tuple[str, ...] = (
@@ -660,6 +663,49 @@ FIFTEENTH_PINS: Tuple[str, ...] = (
     "warcio==1.8.1",
     "watchdog==7.1.1",
 )
+#: A sixteenth held-out set, chosen on 2026-12-06 once the fifteenth set had been read and
+#: after that round's last rule change: the newest releases that day of packages that read
+#: and write images, audio, geodata and documents, run task queues and web servers, fetch
+#: and archive, and build or version projects, in none of the lists above nor named in
+#: issues 30 and 31 or in bench/realbugs.txt. Its findings are recorded unread and read once.
+SIXTEENTH_PINS: Tuple[str, ...] = (
+    "APScheduler==3.11.3",
+    "aria2p==0.12.3",
+    "arq==0.28.0",
+    "biopython==1.88",
+    "dramatiq==2.2.1",
+    "dunamai==1.26.5",
+    "emcee==3.1.6",
+    "ExifRead==3.5.1",
+    "fiona==1.10.1",
+    "fpdf2==2.8.9",
+    "guessit==4.4.0",
+    "httpx==0.29.0",
+    "Hypercorn==0.18.0",
+    "ImageHash==4.3.2",
+    "jupyterlab-server==2.28.1",
+    "mediafile==0.17.0",
+    "mmengine==0.10.7",
+    "notebook==7.6.5",
+    "onnx==1.23.2",
+    "pillow==13.0.0",
+    "pipreqs==0.5.0",
+    "ploomber==0.23.3",
+    "PyExifTool==0.5.6",
+    "pygit2==1.21.0",
+    "pyramid==2.1",
+    "pystac==1.15.2",
+    "rasterio==1.4.4",
+    "requests-toolbelt==1.0.0",
+    "rioxarray==0.19.0",
+    "scikit-image==0.26.0",
+    "soundfile==0.14.0",
+    "torchaudio==2.11.1",
+    "transmission-rpc==7.0.12",
+    "waitress==3.0.2",
+    "watchfiles==1.3.0",
+    "waybackpack==0.6.4",
+)
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
 
@@ -1107,7 +1153,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
-    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth"), default="tuned",
+    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth"), default="tuned",
                         help="which part of the corpus: tuned (PINS and the stdlib, the default), check "
                              "(CHECK_PINS, held out, then read), fresh (FRESH_PINS, held out after it), late "
                              "(LATE_PINS, held out after that), final (FINAL_PINS, held out after the late set), last "
@@ -1116,8 +1162,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "ninth (NINTH_PINS, after the eighth), tenth (TENTH_PINS, after the ninth), "
                              "eleventh (ELEVENTH_PINS, after the tenth), twelfth (TWELFTH_PINS, after the eleventh), "
                              "thirteenth (THIRTEENTH_PINS, after the twelfth), "
-                             "fourteenth (FOURTEENTH_PINS, after the thirteenth) "
-                             "or fifteenth (FIFTEENTH_PINS, after the fourteenth): "
+                             "fourteenth (FOURTEENTH_PINS, after the thirteenth), "
+                             "fifteenth (FIFTEENTH_PINS, after the fourteenth) "
+                             "or sixteenth (SIXTEENTH_PINS, after the fifteenth): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
                         help="check these packages instead of the built-in pins (repeatable)")
@@ -1154,6 +1201,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "thirteenth": (THIRTEENTH_FINDINGS_FILE, THIRTEENTH_REVIEW_FILE),
         "fourteenth": (FOURTEENTH_FINDINGS_FILE, FOURTEENTH_REVIEW_FILE),
         "fifteenth": (FIFTEENTH_FINDINGS_FILE, FIFTEENTH_REVIEW_FILE),
+        "sixteenth": (SIXTEENTH_FINDINGS_FILE, SIXTEENTH_REVIEW_FILE),
     }[args.half]
     args.findings = args.findings or committed[0]
     args.review = args.review or committed[1]
@@ -1166,7 +1214,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                                      "ninth": NINTH_PINS, "tenth": TENTH_PINS,
                                                      "eleventh": ELEVENTH_PINS, "twelfth": TWELFTH_PINS,
                                                      "thirteenth": THIRTEENTH_PINS, "fourteenth": FOURTEENTH_PINS,
-                                                     "fifteenth": FIFTEENTH_PINS}[args.half])]
+                                                     "fifteenth": FIFTEENTH_PINS, "sixteenth": SIXTEENTH_PINS}[args.half])]
         partial = args.pin is not None or (not args.stdlib and not held_out)
         if partial and not args.check and (args.findings in committed or args.review in committed):
             raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "

@@ -322,6 +322,7 @@ def test_every_held_out_set_is_apart_from_the_others_with_files_of_its_own() -> 
         "thirteenth": (eco.THIRTEENTH_PINS, eco.THIRTEENTH_FINDINGS_FILE, eco.THIRTEENTH_REVIEW_FILE),
         "fourteenth": (eco.FOURTEENTH_PINS, eco.FOURTEENTH_FINDINGS_FILE, eco.FOURTEENTH_REVIEW_FILE),
         "fifteenth": (eco.FIFTEENTH_PINS, eco.FIFTEENTH_FINDINGS_FILE, eco.FIFTEENTH_REVIEW_FILE),
+        "sixteenth": (eco.SIXTEENTH_PINS, eco.SIXTEENTH_FINDINGS_FILE, eco.SIXTEENTH_REVIEW_FILE),
     }
     seen: dict = {}
     for half, (pins, findings_file, review_file) in sets.items():
