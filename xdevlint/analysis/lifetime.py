@@ -1876,8 +1876,10 @@ class Analysis:
     def argument_effect(self, call: cst.Call, temp: Temp) -> Optional[Status]:
         """What a same-module function called with the temp does to it (see ``parameter_effects``)."""
         best: Optional[Status] = None
-        value = self.value_of(call.func)
-        for definition in self.sorted_defs(value):
+        func = call.func
+        # ``Base.__init__(self, ...)`` passes the instance itself: its first argument is ``self``.
+        unbound = isinstance(func, cst.Attribute) and any(isinstance(d, cst.ClassDef) for d in self.value_of(func.value).defs)
+        for definition in self.sorted_defs(self.value_of(func)) or self.super_method(call):
             if isinstance(definition, cst.ClassDef):
                 definition = self.initializer(definition)  # type: ignore[assignment]
             if not isinstance(definition, cst.FunctionDef):
@@ -1886,7 +1888,8 @@ class Analysis:
             if not effects:
                 continue
             params = _parameters(definition)
-            offset = 1 if params and params[0].name.value in ("self", "cls") else 0
+            implicit = params and (params[0].name.value == "cls" or params[0].name.value == "self" and not unbound)
+            offset = 1 if implicit else 0
             position = 0
             for arg in call.args:
                 if arg.star:
@@ -1904,6 +1907,25 @@ class Analysis:
                     if best is None or (REMOVED, MOVED, HANDED).index(effect) < (REMOVED, MOVED, HANDED).index(best):
                         best = effect
         return best
+
+    def super_method(self, call: cst.Call) -> List[cst.FunctionDef]:
+        """The same-module method ``super().name(...)`` runs, in a method of a class whose
+        bases are in the module (breadth first: near enough to the MRO here)."""
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call) and not func.value.args):
+            return []
+        if not (isinstance(func.value.func, cst.Name) and func.value.func.value == "super"):
+            return []
+        method = self.method_of(self.scope_of.get(call))
+        if method is None:
+            return []
+        chain = list(self.bases().get(method[0], ()))
+        for klass in chain:  # grows while it is walked
+            found = [s for s in klass.body.body if isinstance(s, cst.FunctionDef) and s.name.value == func.attr.value]
+            if found:
+                return found
+            chain.extend(b for b in self.bases().get(klass, ()) if b not in chain)
+        return []
 
     def initializer(self, cls: cst.ClassDef) -> Optional[cst.FunctionDef]:
         """The ``__init__`` a same-module class (or its same-module base) runs."""
