@@ -1916,7 +1916,7 @@ class Analysis:
             return []
         if not (isinstance(func.value.func, cst.Name) and func.value.func.value == "super"):
             return []
-        method = self.method_of(self.scope_of.get(call))
+        method = self.method_of(self.scope_of.get(call, self.module))
         if method is None:
             return []
         chain = list(self.bases().get(method[0], ()))

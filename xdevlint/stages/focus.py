@@ -23,8 +23,10 @@ are always kept. A function or method is kept when
   (a module-level import or assignment to names that is not relevant itself names
   nothing until a kept part reads a name it binds: ``upload = api.upload``);
 - it stores an attribute a kept part reads (``self.path = ...`` in ``setUp``), or names
-  one a relevant part stores (``rmtree(self.tmp)`` in ``tearDown``): a temp held by an
-  object is released by any method of its class family;
+  one a relevant part stores (``rmtree(self.tmp)`` in ``tearDown``), or one a method a
+  relevant part calls stores from its parameters (``Base.__init__(self, d)`` keeping
+  ``self._dir = d``): a temp held by an object is released by any method of its class
+  family;
 - it is a dunder or a ``setUp``/``tearDown`` method of a kept class, which no code names
   but Python or ``unittest`` calls.
 
@@ -151,7 +153,7 @@ class _Part:
 
     __slots__ = (
         "name", "owner", "members", "statements", "start", "end", "exported", "binding_only", "uses", "named",
-        "inherited", "binds", "stores", "bindings", "triggered",
+        "inherited", "binds", "stores", "bindings", "triggered", "params",
     )
 
     def __init__(self, statement: ast.stmt, owner: Optional["_Part"] = None) -> None:
@@ -175,6 +177,8 @@ class _Part:
         self.stores: Set[str] = set()
         self.bindings: List[ast.AST] = []  # assignments, `for` targets, and stores into containers
         self.triggered = False
+        arguments = statement.args if isinstance(statement, _FUNCTIONS) else None
+        self.params: Set[str] = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)} if arguments else set()
 
     def read(self, node: ast.AST) -> None:
         """Take in one node of this part (each node is read once, by its part)."""
@@ -366,6 +370,12 @@ def _kept(always: List[_Part], droppable: List[_Part]) -> Set[_Part]:
     for part in droppable:
         by_name.setdefault(part.name, []).append(part)
     hot_stores = {attribute for part in relevant for attribute in part.held(words)}
+    # A method a relevant part calls (``Base.__init__(self, d)``, ``super().__init__(d)``)
+    # may keep what it is given on ``self``: its parameters are hot there.
+    called = {name for part in relevant for name in (*part.uses, *part.inherited)}
+    for part in droppable:
+        if part.owner is not None and part.params and part.name in called:
+            hot_stores |= part.held(words | part.params)
     kept: Set[_Part] = set()
     reads: Set[str] = set()
     # A module-level statement that only binds names and is not relevant is kept, but
