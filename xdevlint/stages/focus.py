@@ -24,9 +24,9 @@ are always kept. A function or method is kept when
   nothing until a kept part reads a name it binds: ``upload = api.upload``);
 - it stores an attribute a kept part reads (``self.path = ...`` in ``setUp``), or names
   one a relevant part stores (``rmtree(self.tmp)`` in ``tearDown``), or one a method a
-  relevant part calls stores from its parameters (``Base.__init__(self, d)`` keeping
-  ``self._dir = d``): a temp held by an object is released by any method of its class
-  family;
+  relevant part calls on a base (``super().__init__(d)``, or ``Base.__init__(self, d)``
+  naming both) stores from its parameters (``self._dir = d``): a temp held by an object is
+  released by any method of its class family;
 - it is a dunder or a ``setUp``/``tearDown`` method of a kept class, which no code names
   but Python or ``unittest`` calls.
 
@@ -370,11 +370,14 @@ def _kept(always: List[_Part], droppable: List[_Part]) -> Set[_Part]:
     for part in droppable:
         by_name.setdefault(part.name, []).append(part)
     hot_stores = {attribute for part in relevant for attribute in part.held(words)}
-    # A method a relevant part calls (``Base.__init__(self, d)``, ``super().__init__(d)``)
-    # may keep what it is given on ``self``: its parameters are hot there.
-    called = {name for part in relevant for name in (*part.uses, *part.inherited)}
+    # A base's method a relevant part calls (``super().__init__(d)``, ``Base.__init__(self, d)``:
+    # the class and the method both named) may keep what it is given on ``self``: its
+    # parameters are hot there.
+    inherited = {name for part in relevant for name in part.inherited}
     for part in droppable:
-        if part.owner is not None and part.params and part.name in called:
+        if part.owner is None or not part.params:
+            continue
+        if part.name in inherited or any(part.name in r.uses and part.owner.name in r.uses for r in relevant):
             hot_stores |= part.held(words | part.params)
     kept: Set[_Part] = set()
     reads: Set[str] = set()
