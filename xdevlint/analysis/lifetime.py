@@ -1877,9 +1877,11 @@ class Analysis:
         """What a same-module function called with the temp does to it (see ``parameter_effects``)."""
         best: Optional[Status] = None
         func = call.func
-        # ``Base.__init__(self, ...)`` passes the instance itself: its first argument is ``self``.
-        unbound = isinstance(func, cst.Attribute) and any(isinstance(d, cst.ClassDef) for d in self.value_of(func.value).defs)
-        for definition in self.sorted_defs(self.value_of(func)) or self.super_method(call):
+        definitions: List[cst.CSTNode] = self.sorted_defs(self.value_of(func))
+        if not definitions:
+            inherited = self.super_method(call)
+            definitions = [inherited] if inherited is not None else []
+        for definition in definitions:
             if isinstance(definition, cst.ClassDef):
                 definition = self.initializer(definition)  # type: ignore[assignment]
             if not isinstance(definition, cst.FunctionDef):
@@ -1888,8 +1890,12 @@ class Analysis:
             if not effects:
                 continue
             params = _parameters(definition)
-            implicit = params and (params[0].name.value == "cls" or params[0].name.value == "self" and not unbound)
-            offset = 1 if implicit else 0
+            first = params[0].name.value if params else None
+            # ``Base.__init__(self, ...)`` passes the instance itself: its first argument is ``self``.
+            unbound = first == "self" and isinstance(func, cst.Attribute) and any(
+                isinstance(d, cst.ClassDef) for d in self.value_of(func.value).defs
+            )
+            offset = 1 if first == "cls" or first == "self" and not unbound else 0
             position = 0
             for arg in call.args:
                 if arg.star:
@@ -1908,36 +1914,33 @@ class Analysis:
                         best = effect
         return best
 
-    def super_method(self, call: cst.Call) -> List[cst.FunctionDef]:
+    def super_method(self, call: cst.Call) -> Optional[cst.FunctionDef]:
         """The same-module method ``super().name(...)`` runs, in a method of a class whose
-        bases are in the module (breadth first: near enough to the MRO here)."""
+        bases are in the module."""
         func = call.func
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call) and not func.value.args):
-            return []
+            return None
         if not (isinstance(func.value.func, cst.Name) and func.value.func.value == "super"):
-            return []
+            return None
         method = self.method_of(self.scope_of.get(call, self.module))
-        if method is None:
-            return []
-        chain = list(self.bases().get(method[0], ()))
-        for klass in chain:  # grows while it is walked
-            found = [s for s in klass.body.body if isinstance(s, cst.FunctionDef) and s.name.value == func.attr.value]
-            if found:
-                return found
-            chain.extend(b for b in self.bases().get(klass, ()) if b not in chain)
-        return []
+        return self.inherited_method(method[0], func.attr.value, own=False) if method is not None else None
 
     def initializer(self, cls: cst.ClassDef) -> Optional[cst.FunctionDef]:
         """The ``__init__`` a same-module class (or its same-module base) runs."""
         if cls not in self._initializers:
-            chain = [cls]
-            for klass in chain:  # its bases, breadth first: near enough to the MRO here
-                chain.extend(b for b in self.bases().get(klass, ()) if b not in chain)
-            self._initializers[cls] = next(
-                (s for klass in chain for s in klass.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"),
-                None,
-            )
+            self._initializers[cls] = self.inherited_method(cls, "__init__", own=True)
         return self._initializers[cls]
+
+    def inherited_method(self, cls: cst.ClassDef, name: str, own: bool) -> Optional[cst.FunctionDef]:
+        """The first method ``name`` of the class (``own``) or its same-module bases, breadth
+        first: near enough to the MRO here."""
+        chain = [cls] if own else list(self.bases().get(cls, ()))
+        for klass in chain:  # grows while it is walked
+            found = next((s for s in klass.body.body if isinstance(s, cst.FunctionDef) and s.name.value == name), None)
+            if found is not None:
+                return found
+            chain.extend(b for b in self.bases().get(klass, ()) if b not in chain)
+        return None
 
     def function_raises(self, call: cst.Call) -> Optional[str]:
         """"any" unless ``call`` can only be same-module functions whose bodies call
