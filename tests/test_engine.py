@@ -166,6 +166,46 @@ def test_the_wrapper_resolves_as_libcst_does() -> None:
     assert parents[module.body[0]] is module
 
 
+def test_batchable_providers_run_without_rebuilding_the_module_and_give_libcsts_metadata() -> None:
+    """The batchable providers run on ``stages.traversal``'s walk, not libcst's rebuilding
+    one: the same parents, expression contexts, scopes and accesses, and no node of the
+    module is replaced or validated again."""
+    from libcst.metadata import ExpressionContextProvider, ParentNodeProvider, ScopeProvider
+
+    from xdevlint.stages.metadata import Wrapper
+
+    module = cst.parse_module(SOURCE)
+    ours = Wrapper(module, {})
+    theirs = MetadataWrapper(module, unsafe_skip_copy=True)
+    for provider in (ParentNodeProvider, ExpressionContextProvider):
+        assert dict(ours.resolve(provider)) == dict(theirs.resolve(provider))
+    our_scopes, their_scopes = ours.resolve(ScopeProvider), theirs.resolve(ScopeProvider)
+    assert our_scopes.keys() == their_scopes.keys()
+    for node, scope in our_scopes.items():
+        other = their_scopes[node]
+        assert (scope is None) == (other is None)
+        if scope is not None and other is not None:
+            for ours_by_name, theirs_by_name in ((scope._assignments, other._assignments), (scope._accesses_by_name, other._accesses_by_name)):
+                assert {k: len(v) for k, v in ours_by_name.items()} == {k: len(v) for k, v in theirs_by_name.items()}
+
+    class Counting(cst.BatchableCSTVisitor):
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen: list = []
+
+        def visit_Name(self, node: cst.Name) -> None:
+            self.seen.append(node.value)
+
+        def leave_Module(self, node: cst.Module) -> None:
+            self.seen.append("<end>")
+
+    counting = Counting()
+    assert ours.visit_batched([counting]) is module
+    expected = Counting()
+    theirs.visit_batched([expected])
+    assert counting.seen == expected.seen and counting.seen[-1] == "<end>" and len(counting.seen) > 5
+
+
 def test_positions_of_a_function_under_an_if() -> None:
     """A ``def`` inside an ``if`` is not entered (only bodies of the chain's own
     statements are), so the ``if`` is rendered whole."""

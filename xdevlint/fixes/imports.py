@@ -22,9 +22,10 @@ from functools import lru_cache
 from typing import FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, ScopeProvider
+from libcst.metadata import ScopeProvider
 
 from xdevlint.model import Edit, Import, Span
+from xdevlint.stages.metadata import Wrapper
 from xdevlint.stages.source import lines_of
 
 FUTURE, STDLIB, THIRD_PARTY, FIRST_PARTY, LOCAL = range(5)
@@ -375,7 +376,7 @@ def made_unused(module: cst.Module, removed: Iterable[cst.CSTNode], added: Itera
     if not used:  # nothing the fixes replace names an import: no scope analysis needed
         return set()
     inside = {id(node) for old in removed for node in _walk(old)}
-    scopes = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider)
+    scopes = Wrapper(module, {}).resolve(ScopeProvider)
     scope = scopes.get(module.body[0]) if module.body else None
     if scope is None:
         return set()

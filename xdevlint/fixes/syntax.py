@@ -16,7 +16,6 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple, U
 import libcst as cst
 from libcst.metadata import (
     ImportAssignment,
-    MetadataWrapper,
     QualifiedNameSource,
     Scope,
     ScopeProvider,
@@ -24,6 +23,7 @@ from libcst.metadata import (
 
 from xdevlint.analysis.tree import children
 from xdevlint.model import Import, Replacement
+from xdevlint.stages.metadata import Wrapper
 
 
 class Region:
@@ -109,7 +109,7 @@ class Reference:
 class Names:
     """Scopes of a module, resolved once, on the first fix that needs them.
 
-    A second ``MetadataWrapper`` over the same module (``unsafe_skip_copy``) keeps
+    A second ``Wrapper`` over the same module (never a copy) keeps
     node identity, so the nodes rules hold can be looked up here.
     """
 
@@ -158,7 +158,7 @@ class Names:
             reduced = [_stub(s) if i != key[0] and self._global_free[i] else _bare(s) for i, s in enumerate(body)]
             if len(key) == 2 and isinstance(holder, cst.ClassDef):
                 reduced[index] = _bare(_with_only(holder, key[1]))
-            wrapper = MetadataWrapper(self.module.with_changes(body=reduced), unsafe_skip_copy=True)
+            wrapper = Wrapper(self.module.with_changes(body=reduced), {})
             scopes = self._scopes[key] = dict(wrapper.resolve(ScopeProvider))
         return scopes.get(node)
 

@@ -5,15 +5,17 @@ of the whole module for the batchable providers of that round, even when there a
 none. Every provider here computes its data in one call (``_gen_impl``), so those
 traversals visited a large module two or three times for nothing. ``Wrapper``
 generates such providers directly, in dependency order, and leaves any batchable one
-to libcst.
+to libcst, whose batched traversal it runs with ``stages.traversal``'s walk.
 """
 
 from __future__ import annotations
 
-from typing import Any, Collection, Dict, List, Mapping, Type
+from typing import Any, Callable, Collection, Dict, Iterable, List, Mapping, Optional, Type
 
 import libcst as cst
 from libcst.metadata import BaseMetadataProvider, BatchableMetadataProvider, MetadataWrapper
+
+from xdevlint.stages.traversal import hooks, walk
 
 Provider = Type[BaseMetadataProvider[Any]]
 
@@ -38,6 +40,20 @@ class Wrapper(MetadataWrapper):
                 made = provider(self._cache_for.get(provider)) if provider.gen_cache else provider()
                 self._computed[provider] = made._gen(self)
         return {provider: self._computed[provider] for provider in providers}
+
+    def visit_batched(
+        self,
+        visitors: Iterable[cst.BatchableCSTVisitor],
+        before_visit: Optional[Callable[[cst.CSTNode], None]] = None,
+        after_leave: Optional[Callable[[cst.CSTNode], None]] = None,
+    ) -> cst.CSTNode:
+        """libcst's, without rebuilding the module: the batchable providers only read it."""
+        batch = list(visitors)
+        found = hooks(batch) if before_visit is None and after_leave is None else None
+        if found is None:
+            return super().visit_batched(batch, before_visit, after_leave)
+        walk(self, batch, found)
+        return self.module
 
 
 def _dependency_order(providers: Collection[Provider]) -> List[Provider]:
