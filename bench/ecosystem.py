@@ -91,6 +91,8 @@ FIFTEENTH_FINDINGS_FILE = BENCH / "ecosystem-fifteenth-findings.txt"
 FIFTEENTH_REVIEW_FILE = BENCH / "ecosystem-fifteenth-review.md"
 SIXTEENTH_FINDINGS_FILE = BENCH / "ecosystem-sixteenth-findings.txt"
 SIXTEENTH_REVIEW_FILE = BENCH / "ecosystem-sixteenth-review.md"
+SEVENTEENTH_FINDINGS_FILE = BENCH / "ecosystem-seventeenth-findings.txt"
+SEVENTEENTH_REVIEW_FILE = BENCH / "ecosystem-seventeenth-review.md"
 DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
 
 PINS: Tuple[str, ...] = (
@@ -706,6 +708,54 @@ SIXTEENTH_PINS: Tuple[str, ...] = (
     "watchfiles==1.3.0",
     "waybackpack==0.6.4",
 )
+#: A seventeenth held-out set, chosen on 2026-12-06 once the sixteenth set had been read and
+#: before that session's first rule change: the newest releases that day of packages that
+#: cache compiled code and datasets, stream and shard training data, download models and
+#: browsers, render video, scan and back up, in none of the lists above nor named in issues
+#: 30 and 31 or in bench/realbugs.txt. Its findings are recorded unread and read once.
+SEVENTEENTH_PINS: Tuple[str, ...] = (
+    "basicsr==1.3.3.3",
+    "beancount==3.2.3",
+    "checkov==3.3.30",
+    "chromadb==1.5.9",
+    "climetlab==0.24.0",
+    "comet_ml==3.58.8",
+    "Cython==3.3.1",
+    "deepface==0.0.103",
+    "detect-secrets==1.5.0",
+    "docling==2.143.0",
+    "earthkit-data==1.3.1",
+    "fiftyone==1.22.1",
+    "hydra-core==1.3.8",
+    "icloudpd==1.32.3",
+    "jrnl==4.6",
+    "kaleido==1.5.2",
+    "kubernetes==37.0.3",
+    "litdata==0.2.76",
+    "manim==0.22.0",
+    "marimo==0.25.2",
+    "mosaicml-streaming==0.13.0",
+    "napari==0.9.2",
+    "nemo_toolkit==3.0.0",
+    "nodeenv==1.12.0",
+    "numba==0.68.1",
+    "paddleocr==3.7.0",
+    "pykeepass==4.2.0",
+    "pyppeteer==2.0.0",
+    "python-doctr==1.1.0",
+    "qdrant-client==1.20.0",
+    "rembg==2.0.86",
+    "safety==3.8.1",
+    "scancode-toolkit==32.5.0",
+    "scikit-build==0.19.1",
+    "spyder==6.1.8",
+    "undetected-chromedriver==3.1.6",
+    "webdataset==1.0.2",
+    "whitebox==2.3.6",
+    "Whoosh==2.7.4",
+    "zenml==0.98.0",
+    "zimscraperlib==4.0.0",
+)
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
 
@@ -1153,7 +1203,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
-    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth"), default="tuned",
+    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth"), default="tuned",
                         help="which part of the corpus: tuned (PINS and the stdlib, the default), check "
                              "(CHECK_PINS, held out, then read), fresh (FRESH_PINS, held out after it), late "
                              "(LATE_PINS, held out after that), final (FINAL_PINS, held out after the late set), last "
@@ -1163,8 +1213,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "eleventh (ELEVENTH_PINS, after the tenth), twelfth (TWELFTH_PINS, after the eleventh), "
                              "thirteenth (THIRTEENTH_PINS, after the twelfth), "
                              "fourteenth (FOURTEENTH_PINS, after the thirteenth), "
-                             "fifteenth (FIFTEENTH_PINS, after the fourteenth) "
-                             "or sixteenth (SIXTEENTH_PINS, after the fifteenth): "
+                             "fifteenth (FIFTEENTH_PINS, after the fourteenth), "
+                             "sixteenth (SIXTEENTH_PINS, after the fifteenth) "
+                             "or seventeenth (SEVENTEENTH_PINS, after the sixteenth): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
                         help="check these packages instead of the built-in pins (repeatable)")
@@ -1202,6 +1253,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "fourteenth": (FOURTEENTH_FINDINGS_FILE, FOURTEENTH_REVIEW_FILE),
         "fifteenth": (FIFTEENTH_FINDINGS_FILE, FIFTEENTH_REVIEW_FILE),
         "sixteenth": (SIXTEENTH_FINDINGS_FILE, SIXTEENTH_REVIEW_FILE),
+        "seventeenth": (SEVENTEENTH_FINDINGS_FILE, SEVENTEENTH_REVIEW_FILE),
     }[args.half]
     args.findings = args.findings or committed[0]
     args.review = args.review or committed[1]
@@ -1214,7 +1266,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                                      "ninth": NINTH_PINS, "tenth": TENTH_PINS,
                                                      "eleventh": ELEVENTH_PINS, "twelfth": TWELFTH_PINS,
                                                      "thirteenth": THIRTEENTH_PINS, "fourteenth": FOURTEENTH_PINS,
-                                                     "fifteenth": FIFTEENTH_PINS, "sixteenth": SIXTEENTH_PINS}[args.half])]
+                                                     "fifteenth": FIFTEENTH_PINS, "sixteenth": SIXTEENTH_PINS,
+                                                     "seventeenth": SEVENTEENTH_PINS}[args.half])]
         partial = args.pin is not None or (not args.stdlib and not held_out)
         if partial and not args.check and (args.findings in committed or args.review in committed):
             raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "
