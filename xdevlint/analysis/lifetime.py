@@ -163,6 +163,8 @@ _SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 
 #: Roles of the names (and ``self.attr`` keys) a temp is known by.
 PATH, OBJECT, HOLDER, EITHER = "path", "object", "holder", "either"
+#: The path separator, which joins a directory and a name: ``mkdtemp() + os.sep + name``.
+_SEPARATORS = frozenset({"os.sep", "os.path.sep"})
 #: The directory a path inside a new temp directory lies in (``d = os.path.dirname(p)``).
 DIR = "dir"
 
@@ -900,6 +902,15 @@ class Analysis:
             owner = made_on[0] if made_on is not None else None
         return owner is not None and owner in self.family(used[0])
 
+    def starts_below(self, node: Node) -> bool:
+        """Whether text added to a directory's path names something in it: ``"/x"``, ``os.sep``."""
+        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+            text = node.evaluated_value
+            return isinstance(text, str) and text.startswith("/")
+        if isinstance(node, cst.FormattedStringText):
+            return node.value.startswith("/")
+        return isinstance(node, cst.Attribute) and bool(self.value_of(node).callees & _SEPARATORS)
+
     def climb(self, call: cst.Call, made: Made) -> Optional[Tuple[Node, Made, bool, FrozenSet[str]]]:
         """The expression a creation ends up as (``mkstemp()[1]``, ``NamedTemporaryFile().name``,
         ``Path(mkdtemp())``, ``os.path.join(mkdtemp(), "x")``, ``out or mkdtemp()``), what it
@@ -930,8 +941,14 @@ class Analysis:
                     elif len(wrapper.args) > 1 and made.kind == DIRECTORY and callees & _JOINING_CALLS:
                         made, up = replace(made, inside=True), wrapper
             elif isinstance(parent, cst.BinaryOperation) and parent.left is expression and made.kind == DIRECTORY:
+                # ``Path(mkdtemp()) / "x"``, ``mkdtemp() + "/x"``, ``mkdtemp() + os.sep + name``
                 if isinstance(parent.operator, cst.Divide):
                     made, up = replace(made, inside=True), parent
+                elif isinstance(parent.operator, cst.Add) and self.starts_below(parent.right):
+                    made, up = replace(made, inside=True), parent
+                    then = self.parent.get(parent)
+                    if isinstance(then, cst.BinaryOperation) and then.left is parent and isinstance(then.operator, cst.Add):
+                        up = then  # ``+ os.sep``, then the name
             elif isinstance(parent, cst.BinaryOperation) and parent.left is expression and made.named and made.kind == FILE:
                 if isinstance(parent.operator, cst.Add):
                     up = parent  # ``mktemp() + ".ts"``: only a name, so the file is the name with its suffix
@@ -939,6 +956,10 @@ class Analysis:
                 text = self.parent.get(parent)
                 if isinstance(text, cst.FormattedString) and text.parts and text.parts[0] is parent:
                     up = text  # ``f"{mktemp()}.ts"``
+            elif isinstance(parent, cst.FormattedStringExpression) and made.kind == DIRECTORY and made.index is None:
+                text = self.parent.get(parent)
+                if isinstance(text, cst.FormattedString) and len(text.parts) > 1 and text.parts[0] is parent and self.starts_below(text.parts[1]):
+                    made, up = replace(made, inside=True), text  # ``f"{mkdtemp()}/{name}.csv"``
             elif isinstance(parent, cst.BooleanOperation) and made.index is None:
                 other = parent.left if parent.right is expression else parent.right
                 guards |= self.names_in(other)

@@ -20,7 +20,8 @@ class TempNeverRemoved(Rule):
     Flags a temporary file or directory (from `mkstemp`, `mkdtemp`, `mktemp` (also with a
     suffix: `mktemp() + ".ts"`),
     `NamedTemporaryFile(delete=False)`, `NamedTemporaryFile(...).name`,
-    `os.path.join(mkdtemp(), ...)`, a `functools.partial` factory,
+    `os.path.join(mkdtemp(), ...)` (or `f"{mkdtemp()}/..."`, `mkdtemp() + "/..."`), a
+    `functools.partial` factory,
     `urllib.request.urlretrieve(url)` without a filename, a unique name in the temp
     directory such as `os.path.join(tempfile.gettempdir(), f"x-{uuid.uuid4()}")`, or a
     same-module helper that returns one) that no normal path removes, moves, hands on

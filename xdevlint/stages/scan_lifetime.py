@@ -35,6 +35,8 @@ from xdevlint.analysis import names
 
 #: The factories' own names (``tempfile.mkdtemp`` -> ``mkdtemp``).
 FACTORY_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.TEMP_FACTORIES)
+#: Those that make a file, which a path cannot lie inside.
+_FILE_MAKERS = frozenset({"mkstemp", "mktemp", "NamedTemporaryFile"})
 DOWNLOAD_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.DOWNLOAD_TEMPS)
 UNIQUE_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.UNIQUE_NAME_CALLS)
 _JOINING_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.JOIN_CALLS | names.PATH_CLASSES)
@@ -279,7 +281,12 @@ def _held(module: ModuleIndex, call: ast.Call) -> Tuple[str, Optional[ast.AST], 
         elif isinstance(parent, ast.Call) and parent.args and parent.args[0] is expression:
             inside = inside or len(parent.args) > 1 and _terminal(parent.func) in _JOINING_NAMES
         elif isinstance(parent, (ast.BinOp, ast.BoolOp, ast.IfExp, ast.FormattedValue, ast.JoinedStr)):
-            inside = inside or isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Div)
+            # ``... / "x"``; ``mkdtemp() + "/x"`` and ``f"{mkdtemp()}/x"`` (for any factory
+            # but the file makers, since an alias's kind is not known here)
+            inside = inside or isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Div) or (
+                isinstance(parent, (ast.JoinedStr, ast.BinOp)) and isinstance(getattr(parent, "op", ast.Add()), ast.Add)
+                and factory not in _FILE_MAKERS
+            )
         else:
             break
         expression, parent = parent, module.parents.get(parent)
