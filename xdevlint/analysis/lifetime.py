@@ -573,7 +573,7 @@ class Analysis:
         self._raises: Dict[Node, Optional[str]] = {}
         self._temps: Dict[Node, List[Temp]] = {}
         self._locals: Dict[Node, FrozenSet[str]] = {}
-        self._released: Dict[Tuple[cst.ClassDef, str, bool, Optional[Node]], bool] = {}
+        self._released: Dict[Tuple[cst.ClassDef, str, bool, Optional[Node], Optional[str]], bool] = {}
         self._busy: Set[Node] = set()
         self._cleaning: Set[Node] = set()
         self._partials: Optional[Dict[str, List[Tuple[cst.Call, Node, Made]]]] = None
@@ -721,11 +721,25 @@ class Analysis:
                         return True
         return False
 
-    def released(self, cls: cst.ClassDef, attr: str, inside: bool = False, besides: Optional[Node] = None) -> bool:
+    def torn_down_anyway(self, cls: cst.ClassDef, attr: str, inside: bool, scope: Node) -> bool:
+        """Whether ``scope``, pytest's ``setup_class`` of a unittest test case, keeps
+        ``cls.attr`` for ``tearDownClass`` to remove: pytest runs that even when
+        ``setup_class`` fails, so the temp is the class's from the start."""
+        if getattr(scope, "name", None) is None or scope.name.value != "setup_class":  # type: ignore[attr-defined]
+            return False
+        bases = [self.value_of(arg.value) for member in self.family(cls) for arg in member.bases if arg.keyword is None]
+        if not any(base.callees & names.TEST_CASE_CLASSES for base in bases):
+            return False
+        return self.released(cls, attr, inside, only="tearDownClass")
+
+    def released(
+        self, cls: cst.ClassDef, attr: str, inside: bool = False, besides: Optional[Node] = None, only: Optional[str] = None,
+    ) -> bool:
         """Whether some method of the class (or a same-module base or subclass), other than
-        ``besides``, removes, moves or registers the removal of what ``self.attr`` holds
-        (``inside``: of the new temp directory a path inside it lies in)."""
-        key = (cls, attr, inside, besides)
+        ``besides`` (``only``: the methods of that name), removes, moves or registers the
+        removal of what ``self.attr`` holds (``inside``: of the new temp directory a path
+        inside it lies in)."""
+        key = (cls, attr, inside, besides, only)
         found = self._released.get(key)
         if found is not None:
             return found
@@ -739,12 +753,14 @@ class Analysis:
                 owner = self.scope_of.get(owner)
             if owner not in family or function is besides:
                 continue
+            if only is not None and getattr(function, "name", None) is not None and function.name.value != only:  # type: ignore[attr-defined]
+                continue
             probe = Temp(cst.Call(func=cst.Name("_")), function, "", DIRECTORY_OBJECT, "", False, inside=inside, attributes=frozenset({attr}))
             self._aliases(function, [probe])
             if any(self.cleans(c, probe) or self.moves(c, probe) for c in self.calls.get(function, ())):
                 result = True
                 break
-        if not result and self.inherits_unseen(cls):
+        if not result and only is None and self.inherits_unseen(cls):
             result = True  # a base of the project's own, in another module, may remove it
         self._released[key] = result
         return result
@@ -1219,6 +1235,8 @@ class Analysis:
             entering = getattr(scope, "name", None) is not None and scope.name.value in names.ENTERING  # type: ignore[attr-defined]
             if not entering and self.released(owner, target.attr.value, made.inside, besides=scope):
                 return None  # the object owns it from the start, and another method removes it
+            if entering and self.torn_down_anyway(owner, target.attr.value, made.inside, scope):
+                return None  # ``tearDownClass`` removes it, even when this ``setUp`` fails
         else:
             return None
         is_path = self.value_of(expression).is_path

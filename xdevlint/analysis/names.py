@@ -34,6 +34,14 @@ ENTERING: Dict[str, str] = {
     "setup_class": "teardown_class",
 }
 
+#: unittest's test case classes: pytest runs their ``tearDownClass`` once the class's
+#: tests are done even when its own ``setup_class`` raised (only a failing ``setUpClass``
+#: skips it).
+TEST_CASE_CLASSES: FrozenSet[str] = frozenset({
+    "unittest.TestCase", "unittest.IsolatedAsyncioTestCase", "unittest.case.TestCase",
+    "django.test.TestCase", "django.test.SimpleTestCase", "django.test.TransactionTestCase",
+})
+
 #: Downloads into a new temp file when given no ``filename`` (its path is the first of
 #: the pair returned); ``urlcleanup()`` removes every such file.
 DOWNLOAD_TEMPS: FrozenSet[str] = frozenset({"urllib.request.urlretrieve"})
