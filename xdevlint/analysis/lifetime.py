@@ -137,6 +137,17 @@ _HARDLY_FAILING_METHODS = frozenset({
     "values", "items", "clear", "sort", "index", "count", "join", "format", "strip", "lstrip", "rstrip", "split",
     "rsplit", "splitlines", "lower", "upper", "replace", "startswith", "endswith", "encode", "decode",
 })
+#: Standard library calls that fail only on a bug (an argument of the wrong type, an
+#: object that cannot be copied or serialised), never for the world's reasons: copies,
+#: clocks, unique ids, hashes, patterns, locks, serialising to a string, registering a
+#: finalizer. ``json.loads`` is not one: it fails on the data.
+_BUG_ONLY_CALLS = frozenset({
+    "copy.copy", "copy.deepcopy", "uuid.uuid1", "uuid.uuid4", "time.time", "time.time_ns", "time.monotonic",
+    "time.perf_counter", "datetime.datetime.now", "datetime.datetime.utcnow", "datetime.date.today", "json.dumps",
+    "weakref.finalize", "weakref.ref", "functools.partial", "itertools.count", "re.compile", "re.escape",
+    "threading.Lock", "threading.RLock", "threading.Event", "hashlib.md5", "hashlib.sha1", "hashlib.sha256",
+    "secrets.token_hex", "secrets.token_urlsafe", "textwrap.dedent", "dataclasses.replace", "dataclasses.asdict",
+})
 #: Calls that fail only on a bug when given the temp just made (or, for the first two,
 #: any descriptor): its mode, its descriptor's file object, its closing, entering it.
 _ON_A_FRESH_TEMP = frozenset({"os.fdopen", "os.close", "os.chmod", "os.fchmod", "os.lchmod", "os.chdir"})
@@ -2813,7 +2824,8 @@ class _Flow:
         process, the network, a file, an archive; work on the temp itself); 2 for any
         other call not known here (a project's own function); 1 when only a bug could make
         it fail (a builtin, a container's or a string's method, path arithmetic, an
-        assertion, opening, closing or ``chmod``-ing the temp just made)."""
+        assertion, opening, closing or ``chmod``-ing the temp just made, a copy, a clock,
+        a unique id)."""
         parts: Sequence[Node] = [origin]
         if isinstance(origin, cst.If):
             parts = [origin.test]
@@ -2862,7 +2874,7 @@ class _Flow:
         if callees:
             return all(
                 c.startswith(("builtins.", "os.path.")) and c not in _FALLIBLE_BUILTINS
-                or c in names.PATH_CLASSES or c in names.PASS_THROUGH_CALLS or c in names.NON_RAISING_CALLS
+                or c in names.PATH_CLASSES or c in names.PASS_THROUGH_CALLS or c in names.NON_RAISING_CALLS or c in _BUG_ONLY_CALLS
                 for c in callees
             )
         if not isinstance(func, cst.Attribute):
