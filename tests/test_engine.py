@@ -213,3 +213,26 @@ def test_positions_of_a_function_under_an_if() -> None:
     quick = lint_source(text.encode(), "m.py", CONFIG, edits=False).findings
     assert [f.span.line for f in quick] == [4]
     assert quick == lint_source(text.encode(), "m.py", CONFIG, edits=True).findings
+
+
+def test_a_rule_with_an_attribute_hook_is_refused_by_name() -> None:
+    """The rules' walk calls node hooks only: an attribute hook would be skipped silently,
+    so it is refused, naming the method; libcst's providers keep libcst's own walk for it."""
+    from xdevlint.stages.metadata import Wrapper
+    from xdevlint.stages.traversal import run_rules
+
+    class Attributed(cst.BatchableCSTVisitor):
+        def visit_Call_func(self, node: cst.Call) -> None:
+            pass
+
+    module = cst.parse_module("f(x)\n")
+    with pytest.raises(TypeError, match=r"Attributed\.visit_Call_func: attribute hooks are not supported"):
+        run_rules(Wrapper(module, {}), [Attributed()])
+    seen: list = []
+
+    class Fallback(cst.BatchableCSTVisitor):
+        def visit_Call_func(self, node: cst.Call) -> None:
+            seen.append(node)
+
+    Wrapper(module, {}).visit_batched([Fallback()])
+    assert len(seen) == 1

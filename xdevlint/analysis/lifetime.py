@@ -1247,7 +1247,7 @@ class Analysis:
             if not entering and self.released(owner, target.attr.value, made.inside, besides=scope):
                 return None  # the object owns it from the start, and another method removes it
             if entering and self.torn_down_anyway(owner, target.attr.value, made.inside, scope):
-                return None  # ``tearDownClass`` removes it, even when this ``setUp`` fails
+                return None  # ``tearDownClass`` removes it, even when this ``setup_class`` fails
         else:
             return None
         is_path = self.value_of(expression).is_path

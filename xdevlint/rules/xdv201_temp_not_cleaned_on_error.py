@@ -44,8 +44,9 @@ class TempNotCleanedOnError(Rule):
     Every way of making a temp counts: `mkstemp`, `mkdtemp`, `mktemp`,
     `NamedTemporaryFile(delete=False)` (and its `.name`), a path inside a new temp
     directory (`os.path.join(mkdtemp(), "x")`, `Path(mkdtemp()) / "x"`,
-    `f"{mkdtemp()}/x"`, `mkdtemp() + os.sep + x`: the directory is the temp), a temp made only when no directory was given
-    (`out or Path(mkdtemp())`), a `functools.partial(tempfile.NamedTemporaryFile, ...)`
+    `f"{mkdtemp()}/x"`, `mkdtemp() + os.sep + x`: the directory is the temp), a temp
+    made only when no directory was given (`out or Path(mkdtemp())`), a
+    `functools.partial(tempfile.NamedTemporaryFile, ...)`
     factory's call (a factory the call can see: the module's, its function's, its
     object's), `urllib.request.urlretrieve(url)` without a filename, a unique name in
     the temp directory (`os.path.join(tempfile.gettempdir(), f"x-{uuid.uuid4()}")`),

@@ -283,10 +283,9 @@ def _held(module: ModuleIndex, call: ast.Call) -> Tuple[str, Optional[ast.AST], 
         elif isinstance(parent, (ast.BinOp, ast.BoolOp, ast.IfExp, ast.FormattedValue, ast.JoinedStr)):
             # ``... / "x"``; ``mkdtemp() + "/x"`` and ``f"{mkdtemp()}/x"`` (for any factory
             # but the file makers, since an alias's kind is not known here)
-            inside = inside or isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Div) or (
-                isinstance(parent, (ast.JoinedStr, ast.BinOp)) and isinstance(getattr(parent, "op", ast.Add()), ast.Add)
-                and factory not in _FILE_MAKERS
-            )
+            divided = isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Div)
+            joined = isinstance(parent, ast.JoinedStr) or isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add)
+            inside = inside or divided or joined and factory not in _FILE_MAKERS
         else:
             break
         expression, parent = parent, module.parents.get(parent)

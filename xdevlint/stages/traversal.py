@@ -39,7 +39,8 @@ def run_rules(wrapper: MetadataWrapper, visitors: Sequence[cst.BatchableCSTVisit
     """Visit ``wrapper.module`` once with every visitor."""
     found = hooks(visitors)
     if found is None:
-        raise TypeError(f"{', '.join(type(v).__name__ for v in visitors)}: attribute hooks are not supported")
+        refused = [f"{type(v).__name__}.{n}" for v in visitors for n in _hook_names(type(v)) if "_" in n.partition("_")[2]]
+        raise TypeError(f"{', '.join(refused)}: attribute hooks are not supported")
     walk(wrapper, visitors, found)
 
 
