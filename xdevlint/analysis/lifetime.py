@@ -759,12 +759,12 @@ class Analysis:
         family = set(self.family(cls))
         # Only functions that name the attribute can remove what it holds.
         for function in sorted(self.functions_naming(attr), key=lambda f: self.order[f]):
-            owner = self.scope_of.get(function)
+            method, owner = function, self.scope_of.get(function)  # the method holding it, and its class
             while owner is not None and not isinstance(owner, (cst.ClassDef, cst.Module)):
-                owner = self.scope_of.get(owner)
+                method, owner = owner, self.scope_of.get(owner)
             if owner not in family or function is besides:
                 continue
-            if only is not None and getattr(function, "name", None) is not None and function.name.value != only:  # type: ignore[attr-defined]
+            if only is not None and not (isinstance(method, cst.FunctionDef) and method.name.value == only):
                 continue
             probe = Temp(cst.Call(func=cst.Name("_")), function, "", DIRECTORY_OBJECT, "", False, inside=inside, attributes=frozenset({attr}))
             self._aliases(function, [probe])
