@@ -93,6 +93,8 @@ SIXTEENTH_FINDINGS_FILE = BENCH / "ecosystem-sixteenth-findings.txt"
 SIXTEENTH_REVIEW_FILE = BENCH / "ecosystem-sixteenth-review.md"
 SEVENTEENTH_FINDINGS_FILE = BENCH / "ecosystem-seventeenth-findings.txt"
 SEVENTEENTH_REVIEW_FILE = BENCH / "ecosystem-seventeenth-review.md"
+EIGHTEENTH_FINDINGS_FILE = BENCH / "ecosystem-eighteenth-findings.txt"
+EIGHTEENTH_REVIEW_FILE = BENCH / "ecosystem-eighteenth-review.md"
 DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
 
 PINS: Tuple[str, ...] = (
@@ -756,6 +758,54 @@ SEVENTEENTH_PINS: Tuple[str, ...] = (
     "zenml==0.98.0",
     "zimscraperlib==4.0.0",
 )
+#: An eighteenth held-out set, chosen on 2026-12-07 once the seventeenth set had been read and
+#: before that session's first rule change: the newest releases for Python 3.11 that day of
+#: packages that run workflow and training platforms, home and chat servers, media and
+#: download tools, geodata and imaging pipelines, in none of the lists above nor named in
+#: issues 30 and 31 or in bench/realbugs.txt. Its findings are recorded unread and read once.
+EIGHTEENTH_PINS: Tuple[str, ...] = (
+    "aim==3.29.1",
+    "apache-airflow-core==3.3.2",
+    "autogluon.core==1.6.3",
+    "bdfr==2.6.2",
+    "build123d==0.13.0",
+    "cyclonedx-bom==7.5.0",
+    "dash==4.4.1",
+    "deepchem==2.8.0",
+    "deluge==2.2.0",
+    "determined==0.38.1",
+    "earthengine-api==1.7.50",
+    "errbot==6.2.1",
+    "geemap==0.37.2",
+    "haystack-ai==3.4.1",
+    "homeassistant==2024.3.3",
+    "ipyparallel==9.2.0",
+    "jenkins-job-builder==6.5.0",
+    "kfp==2.17.3",
+    "kraken==7.1.1",
+    "langchain-community==0.4.2",
+    "litestar==2.25.0",
+    "llama-index-core==0.14.25",
+    "mailman==3.3.10",
+    "matrix-synapse==1.163.2",
+    "mlrun==1.12.1",
+    "mmdet==3.3.0",
+    "moto==5.2.6",
+    "neptune==1.14.0.post2",
+    "nicotine-plus==3.3.11",
+    "niworkflows==1.14.5",
+    "pycaret==3.3.2",
+    "pyproj==3.7.2",
+    "pytest-testinfra==10.2.2",
+    "ray==2.60.0",
+    "scenedetect==0.7.2",
+    "scvi-tools==1.4.2",
+    "sktime==1.2.0",
+    "snscrape==0.7.0.20230622",
+    "sopel==8.0.4",
+    "spleeter==2.4.2",
+    "vidgear==0.3.6",
+)
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
 
@@ -1203,7 +1253,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
-    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth"), default="tuned",
+    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth"), default="tuned",
                         help="which part of the corpus: tuned (PINS and the stdlib, the default), check "
                              "(CHECK_PINS, held out, then read), fresh (FRESH_PINS, held out after it), late "
                              "(LATE_PINS, held out after that), final (FINAL_PINS, held out after the late set), last "
@@ -1214,8 +1264,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "thirteenth (THIRTEENTH_PINS, after the twelfth), "
                              "fourteenth (FOURTEENTH_PINS, after the thirteenth), "
                              "fifteenth (FIFTEENTH_PINS, after the fourteenth), "
-                             "sixteenth (SIXTEENTH_PINS, after the fifteenth) "
-                             "or seventeenth (SEVENTEENTH_PINS, after the sixteenth): "
+                             "sixteenth (SIXTEENTH_PINS, after the fifteenth), "
+                             "seventeenth (SEVENTEENTH_PINS, after the sixteenth) "
+                             "or eighteenth (EIGHTEENTH_PINS, after the seventeenth): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
                         help="check these packages instead of the built-in pins (repeatable)")
@@ -1254,6 +1305,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "fifteenth": (FIFTEENTH_FINDINGS_FILE, FIFTEENTH_REVIEW_FILE),
         "sixteenth": (SIXTEENTH_FINDINGS_FILE, SIXTEENTH_REVIEW_FILE),
         "seventeenth": (SEVENTEENTH_FINDINGS_FILE, SEVENTEENTH_REVIEW_FILE),
+        "eighteenth": (EIGHTEENTH_FINDINGS_FILE, EIGHTEENTH_REVIEW_FILE),
     }[args.half]
     args.findings = args.findings or committed[0]
     args.review = args.review or committed[1]
@@ -1267,7 +1319,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                                      "eleventh": ELEVENTH_PINS, "twelfth": TWELFTH_PINS,
                                                      "thirteenth": THIRTEENTH_PINS, "fourteenth": FOURTEENTH_PINS,
                                                      "fifteenth": FIFTEENTH_PINS, "sixteenth": SIXTEENTH_PINS,
-                                                     "seventeenth": SEVENTEENTH_PINS}[args.half])]
+                                                     "seventeenth": SEVENTEENTH_PINS, "eighteenth": EIGHTEENTH_PINS}[args.half])]
         partial = args.pin is not None or (not args.stdlib and not held_out)
         if partial and not args.check and (args.findings in committed or args.review in committed):
             raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "

@@ -324,6 +324,7 @@ def test_every_held_out_set_is_apart_from_the_others_with_files_of_its_own() -> 
         "fifteenth": (eco.FIFTEENTH_PINS, eco.FIFTEENTH_FINDINGS_FILE, eco.FIFTEENTH_REVIEW_FILE),
         "sixteenth": (eco.SIXTEENTH_PINS, eco.SIXTEENTH_FINDINGS_FILE, eco.SIXTEENTH_REVIEW_FILE),
         "seventeenth": (eco.SEVENTEENTH_PINS, eco.SEVENTEENTH_FINDINGS_FILE, eco.SEVENTEENTH_REVIEW_FILE),
+        "eighteenth": (eco.EIGHTEENTH_PINS, eco.EIGHTEENTH_FINDINGS_FILE, eco.EIGHTEENTH_REVIEW_FILE),
     }
     seen: dict = {}
     for half, (pins, findings_file, review_file) in sets.items():
