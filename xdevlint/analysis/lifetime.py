@@ -2215,7 +2215,7 @@ class _Flow:
         if isinstance(node, cst.With):
             return self.with_statement(node, state)
         if isinstance(node, cst.Match):
-            out = self.raising(node.subject, state)
+            out, state = self.header(node.subject, state)
             rest: List[Outcome] = [{"next": dict(state)}]
             for case in node.cases:
                 rest.append(self.suite(case.body, state))
@@ -2241,20 +2241,10 @@ class _Flow:
 
     def small(self, node: Node, state: State) -> Outcome:
         out: Outcome = {}
-        effects = self.effects(node)
-        if not isinstance(node, cst.Raise):
-            cls = self.raise_class(node)
-            if cls is not None:
-                # A removal or a hand-off is done even if the statement raises afterwards.
-                # A failed move leaves the temp where it was, but counts as an error path
-                # only when the move crosses locations (or has a copy fallback).
-                before = dict(state)
-                for index, effect in effects.items():
-                    if effect is not MOVED or not self.move_failure_counts(node, index):
-                        before[index] = frozenset({effect})
-                out["raise"] = self.raised(before, node, cls)
-        after = self.apply(state, effects)
-        after = self.used(node, after)
+        if isinstance(node, cst.Raise):
+            after = self.used(node, self.apply(state, self.effects(node)))
+        else:
+            out, after = self.evaluate(node, node, state)
         if isinstance(node, cst.Return):
             out["return"] = after
         elif isinstance(node, cst.Raise):
@@ -2266,6 +2256,32 @@ class _Flow:
         else:
             out["next"] = after
         return out
+
+    def evaluate(self, node: Node, origin: Node, state: State) -> Tuple[Outcome, State]:
+        """Where running ``node`` (a simple statement, or the header of a compound one:
+        an ``if`` test, a loop's iterable, a ``with`` item) raises, and the state after it:
+        its calls remove, move or hand over the temp wherever they sit
+        (``if not webbrowser.open(tmp.name):``). ``origin`` is the statement the messages
+        name."""
+        out: Outcome = {}
+        effects = self.effects(node)
+        cls = self.raise_class(node)
+        if cls is not None:
+            # A removal or a hand-off is done even if the statement raises afterwards.
+            # A failed move leaves the temp where it was, but counts as an error path
+            # only when the move crosses locations (or has a copy fallback).
+            before = dict(state)
+            for index, effect in effects.items():
+                if effect is not MOVED or not self.move_failure_counts(node, index):
+                    before[index] = frozenset({effect})
+            out["raise"] = self.raised(before, origin, cls)
+        return out, self.used(node, self.apply(state, effects))
+
+    def header(self, node: Optional[Node], state: State) -> Tuple[Outcome, State]:
+        """``evaluate`` for a compound statement's header expression."""
+        if node is None:
+            return {}, state
+        return self.evaluate(node, self.statement_of(node), state)
 
     def move_failure_counts(self, node: Node, index: int) -> bool:
         """Whether the statement moving the temp starts an error path when it fails: the
@@ -2413,7 +2429,7 @@ class _Flow:
         return "".join(self.a.module.code_for_node(test).split()), negated
 
     def if_statement(self, node: cst.If, state: State) -> Outcome:
-        out = self.raising(node.test, state)
+        out, state = self.header(node.test, state)
         then = self.suite(node.body, state)
         if isinstance(node.orelse, cst.If):
             other = self.if_statement(node.orelse, state)
@@ -2439,9 +2455,8 @@ class _Flow:
 
     def loop(self, node: Union[cst.For, cst.While], state: State) -> Outcome:
         header = node.iter if isinstance(node, cst.For) else node.test
-        out = self.raising(header, state)
+        out, entry = self.header(header, state)
         mine = self.loop_temps(node)
-        entry = state
         exits: Outcome = {}
         while True:  # states only grow, over finitely many statuses: this ends
             body = self.suite(node.body, entry)
