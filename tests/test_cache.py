@@ -35,9 +35,9 @@ SWALLOW = """\
 import os
 
 
-def move(a, b):
+def move(tmp, b):
     try:
-        os.rename(a, b)
+        os.rename(tmp, b)
     except OSError:
         pass
 """

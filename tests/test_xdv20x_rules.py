@@ -81,9 +81,9 @@ def test_fixture_balance() -> None:
 #: A move under each of XDV202's ``with`` shapes, in files with no ``try`` statement
 #: around a move: the scan must keep them for the ``with`` alone.
 GUARDED_BY_WITH = {
-    "contextlib.suppress": "import contextlib, os\nwith contextlib.suppress(OSError):\n    os.replace(a, b)\n",
-    "suppress aliased": "from contextlib import suppress as quiet\nimport pathlib\nwith quiet(Exception):\n    pathlib.Path(a).rename(b)\n",
-    "module aliased": "import contextlib as cl\nfrom os import rename\nwith cl.suppress(OSError):\n    rename(a, b)\n",
+    "contextlib.suppress": "import contextlib, os\nwith contextlib.suppress(OSError):\n    os.replace(tmp, b)\n",
+    "suppress aliased": "from contextlib import suppress as quiet\nimport pathlib\nwith quiet(Exception):\n    pathlib.Path(tmp).rename(b)\n",
+    "module aliased": "import contextlib as cl\nfrom os import rename\nwith cl.suppress(OSError):\n    rename(tmp, b)\n",
     "contextmanager": (
         "import os\nfrom contextlib import contextmanager\n@contextmanager\ndef quiet():\n    try:\n        yield\n"
         "    except OSError:\n        pass\nwith quiet():\n    os.link(tmp, b)\n"
@@ -110,7 +110,7 @@ def test_cheap_scan_drops_a_with_that_cannot_suppress() -> None:
 def test_cheap_scan_keeps_a_move_function_handed_to_a_call() -> None:
     from xdevlint.analysis.locations import DEFAULT
 
-    source = "import asyncio, os\nasync def f(a, b):\n    try:\n        await asyncio.to_thread(os.replace, a, b)\n    except OSError:\n        pass\n"
+    source = "import asyncio, os\nasync def f(tmp, b):\n    try:\n        await asyncio.to_thread(os.replace, tmp, b)\n    except OSError:\n        pass\n"
     assert SwallowedMoveError.may_apply(Scan(source), DEFAULT)
     assert codes(source, SwallowedMoveError) == ["XDV202"]
 
@@ -121,13 +121,22 @@ def test_symlink_is_no_move() -> None:
     assert codes(source.replace("symlink", "link"), SwallowedMoveError) == ["XDV202"]
 
 
-def test_a_link_counts_only_of_a_staged_file() -> None:
+def test_a_move_counts_only_of_a_staged_file() -> None:
     """A hard link publishes a staged file (``tmp``) or adds a name to one that stays put
-    (``path``): only the first loses data when its failure is swallowed."""
+    (``path``): only the first loses data when its failure is swallowed. A rename or
+    replace of a file nothing says is staged hides no ``EXDEV`` to expect either."""
     source = "import os\ntry:\n    os.link({}, b)\nexcept OSError:\n    pass\n"
-    assert codes(source.format("tmp"), SwallowedMoveError) == ["XDV202"]
-    assert codes(source.format("path"), SwallowedMoveError) == []
-    assert codes(source.format("path").replace("os.link(path, b)", "os.replace(path, b)"), SwallowedMoveError) == ["XDV202"]
+    for move in ("os.link", "os.replace", "os.rename"):
+        assert codes(source.format("tmp").replace("os.link", move), SwallowedMoveError) == ["XDV202"]
+        assert codes(source.format("path").replace("os.link", move), SwallowedMoveError) == []
+
+
+def test_a_helpers_move_counts_when_a_caller_passes_a_staged_file() -> None:
+    """The evidence may come from the helper's callers: a temp handed to ``move(src, dst)``."""
+    helper = "import os\ndef move(src, dst):\n    try:\n        os.rename(src, dst)\n    except OSError:\n        return False\n    return True\n"
+    caller = "import tempfile\ndef save(dst):\n    fd, p = tempfile.mkstemp()\n    move(p, dst)\n"
+    assert codes(helper, SwallowedMoveError) == []
+    assert codes(helper + caller, SwallowedMoveError) == ["XDV202"]
 
 
 XDV201_FIXABLE = [

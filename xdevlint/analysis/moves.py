@@ -56,7 +56,10 @@ class MoveEffect:
     with the values of every call that reaches it. ``verdict`` is what it is reported as
     (None: nothing to report), ``proven`` whether its sides stay on one filesystem for
     every caller, ``related`` the calls whose paths make the verdict (a helper's
-    callers). Every other effect is ``deferred``: told elsewhere."""
+    callers). ``exdev``: on the evidence XDV101 and XDV102 go by (two locations, a staged
+    file, a new temp as the destination) it may cross mounts, whether or not a fallback
+    handles that: where a swallowed failure hides an ``EXDEV``. Every other effect is
+    ``deferred``: told elsewhere."""
 
     move: Move
     source: Value
@@ -69,6 +72,7 @@ class MoveEffect:
     verdict: Optional["Verdict"] = None
     proven: bool = False
     related: Tuple["Related", ...] = ()
+    exdev: bool = False
 
     @property
     def key(self) -> Tuple[cst.Call, Tuple[str, ...]]:

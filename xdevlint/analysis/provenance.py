@@ -30,7 +30,7 @@ from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import DEFAULT, TEMP, Locations, staging_literal, staging_name
-from xdevlint.analysis.moves import NAMED, SEVERITY, WRITTEN, FunctionSummary, MoveEffect, Related, Verdict, copies_by_hand, instantiate, move_of
+from xdevlint.analysis.moves import NAMED, SEVERITY, UNPROVEN, WRITTEN, FunctionSummary, MoveEffect, Related, Verdict, copies_by_hand, instantiate, move_of
 from xdevlint.analysis.tree import children, is_property
 from xdevlint.analysis.values import (
     EMPTY, FILE, NONE, PATH_KIND, STR, STR_KIND, TEMPDIR, Attr, Fresh, Literal, Merge, Param, Parent, Partial, Relation, Token, Value,
@@ -341,18 +341,16 @@ class _Interpreter:
                 own = self.guard(call, effect)
                 found: Optional[Verdict] = None
                 related: List[Related] = []
+                # Each outermost call's verdict as if no copy fallback handled the move.
+                judged = [(c, leaf, leaf.judge()) for c, leaf in ((c, self.guard(c, self.effects[c][k])) for c, k in self.outermost(node))]
+                exdev = any(v is not None and v.kind != UNPROVEN for v in ([v for _, _, v in judged] if judged else [own.judge()]))
                 proven_everywhere = not own.guarded and own.is_proven
                 if not own.guarded and not proven_everywhere:
-                    leaves = self.outermost(node)
-                    if not leaves:
+                    if not judged:
                         found = own.judge()
                     else:
-                        judged = []
-                        for leaf_call, leaf_key in leaves:
-                            leaf = self.guard(leaf_call, self.effects[leaf_call][leaf_key])
-                            judged.append((leaf_call, leaf, None if leaf.guarded else leaf.judge()))
                         proven_everywhere = all(not leaf.guarded and v is None for _, leaf, v in judged)
-                        reported = [(c, leaf, v) for c, leaf, v in judged if v is not None]
+                        reported = [(c, leaf, v) for c, leaf, v in judged if v is not None and not leaf.guarded]
                         if reported:
                             found = max((v for _, _, v in reported), key=lambda v: SEVERITY[v.kind])
                             alone = own.judge()
@@ -361,7 +359,7 @@ class _Interpreter:
                                 related = [
                                     Related(c, leaf.via, v, self.enclosing.get(c, "")) for c, leaf, v in reported if v.code == found.code
                                 ]
-                told[node] = replace(own, judged=True, verdict=found, proven=proven_everywhere, related=tuple(related))
+                told[node] = replace(own, judged=True, verdict=found, proven=proven_everywhere, related=tuple(related), exdev=exdev)
         return told
 
     def outermost(self, node: _Node) -> List[_Node]:

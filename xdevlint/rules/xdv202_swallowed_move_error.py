@@ -32,8 +32,6 @@ _FALLBACK_FUNCTIONS: FrozenSet[str] = names.MOVE_LIKE_FUNCTIONS | {"os.symlink",
 _FALLBACK_WORDS: FrozenSet[str] = frozenset(
     {"copy", "copy2", "copyfile", "copytree", "copyfileobj", "cp", "move", "mv", "rename", "renames", "link", "hardlink", "symlink"}
 )
-#: Links: the source stays where it is, and a failure loses nothing unless it was staged.
-_LINKS: FrozenSet[str] = frozenset({"os.link", "Path.hardlink_to"})
 #: Calls that open a path (their first argument), and path methods that read the path they are called on.
 _OPENS: FrozenSet[str] = frozenset({"builtins.open", "io.open", "os.open"})
 _READ_METHODS: FrozenSet[str] = frozenset({"open", "read_bytes", "read_text"})
@@ -74,8 +72,10 @@ class SwallowedMoveError(Rule):
     `Exception`, `OSError`, `IOError`, `EnvironmentError`, `os.error`, or a tuple with
     one) around a rename, replace or link (`os.rename`, `os.replace`, `os.renames`,
     `os.link`, `Path.rename`, `Path.replace`, `Path.hardlink_to`, however imported or
-    handed on) whose two sides are not proven to stay on one filesystem (XDV102's
-    proof), when no path through the clause lets anyone learn why the call failed: it
+    handed on) of a staged file (a temp, a file the function wrote, a name that says
+    staged, or what a helper's callers pass) or between two known locations, whose two
+    sides are not proven to stay on one filesystem (XDV102's proof), when no path
+    through the clause lets anyone learn why the call failed: it
     has no `raise` anywhere (a conditional re-raise counts: the author looked at the
     error), no fallback that copies or moves the data, no exit (`sys.exit`, `os._exit`,
     a same-module function that always raises), and it neither stores, returns, passes
@@ -89,14 +89,17 @@ class SwallowedMoveError(Rule):
     failures and removing the staged file do not make the cause visible. Only a move
     that can fail with `EXDEV` counts: a rename between sibling names (`x` to
     `x + ".bak"`, a temp made beside its destination) cannot, and `shutil.move` and the
-    `shutil` copies handle `EXDEV` themselves. Clauses that catch only classes that
+    `shutil` copies handle `EXDEV` themselves. A rename of files that stay where the
+    project keeps them (a config directory migrated within the home directory, a file
+    claimed from a directory scan) is not flagged either: nothing says it crosses
+    mounts, and on real code such clauses are deliberate. Clauses that catch only classes that
     never carry `EXDEV` (`FileExistsError`, `FileNotFoundError`, `PermissionError`,
     `IsADirectoryError`, `NotADirectoryError`, `shutil.Error`, `shutil.SameFileError`)
-    are never flagged, nor is `os.symlink`, which is no move. A link counts only when it
-    publishes a staged file (a temp, a staged name): linking a file that stays where it
-    is into an optional place loses nothing when it fails. Code after the clause that
-    makes the file another way (a copy, or a download written in place) is a fallback,
-    unless a clause of its own swallows its failure in turn. A clause that tests
+    are never flagged, nor is `os.symlink`, which is no move. A link counts the same way:
+    linking a file that stays where it is into an optional place loses nothing when it
+    fails. Code after the clause that makes the file another way (a copy, or a download
+    written in place) is a fallback, unless a clause of its own swallows its failure in
+    turn. A clause that tests
     `err.errno == errno.EXDEV` and copies in that branch handles the case by name, and is
     not flagged whatever it does with other errnos. A staged file left behind is XDV201's
     finding, not this rule's.
@@ -539,14 +542,14 @@ class SwallowedMoveError(Rule):
 
     def unproven_move(self, call: cst.Call) -> bool:
         """Whether ``call`` renames, replaces or links (itself, or a move function it is
-        handed) where the two sides are not proven to stay on one filesystem: only then
-        can it fail with ``EXDEV``. ``shutil.move`` and the copies handle ``EXDEV`` themselves.
-        A link counts only of a staged file (a temp published by linking it): linking a file
-        that stays where it is into an optional place loses nothing when it fails."""
-        return any(
-            e.judged and not e.proven and (e.move.function not in _LINKS or bool(staging(e.source)))
-            for e in self.value_of(call).moves
-        )
+        handed) a file where an ``EXDEV`` is to be expected: its sides are not proven to
+        stay on one filesystem, and it moves a staged file (a temp, a file the function
+        wrote, a name that says so) or may cross mounts on the evidence XDV101 and XDV102
+        go by (two locations; a staged file as a helper's callers pass it). A rename of
+        files that stay where the project keeps them (a config directory migrated within
+        the home directory, a lock's siblings found by a directory scan) is only not
+        proven. ``shutil.move`` and the copies handle ``EXDEV`` themselves."""
+        return any(e.judged and not e.proven and (e.exdev or bool(staging(e.source))) for e in self.value_of(call).moves)
 
     def absorbs(self, handler: Handler) -> bool:
         """Whether ``handler`` takes every ``OSError`` and lets none out again."""
