@@ -255,7 +255,7 @@ def test_real_hand_offs() -> None:
 
 
 def test_a_local_holder_that_stays_local_hands_nothing_off() -> None:
-    found = by_handle("import tempfile\ndef f():\n    tmp = tempfile.mkdtemp()\n    holder = [tmp]\n    print(holder)\n")["tmp"]
+    found = by_handle("import tempfile\ndef f():\n    tmp = tempfile.mkdtemp()\n    holder = [tmp]\n    inspect(holder)\n")["tmp"]
     assert not found.handed_off and found.never_released
 
 

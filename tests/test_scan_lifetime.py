@@ -293,7 +293,7 @@ KEPT = {
     "returned by a helper": "import tempfile\ndef make():\n    return tempfile.mkdtemp()\ndef f(run):\n    d = make()\n    run(d)\n",
     "a name used once": "import tempfile\ndef f(write):\n    p = tempfile.NamedTemporaryFile(suffix='.gif').name\n    write(p)\n",
     "a partial factory": "import functools, tempfile\nmk = functools.partial(tempfile.NamedTemporaryFile, delete=False)\ndef f(data):\n    g = mk()\n    g.write(data)\n",
-    "in a holder that stays": "import tempfile\ndef f():\n    d = tempfile.mkdtemp()\n    holder = [d]\n    print(holder)\n",
+    "in a holder that stays": "import tempfile\ndef f():\n    d = tempfile.mkdtemp()\n    holder = [d]\n    inspect(holder)\n",
 }
 
 
