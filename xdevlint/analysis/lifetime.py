@@ -516,7 +516,7 @@ def _file_url(expression: Node) -> bool:
 
 
 #: Class methods that make an instance: ``Store.create(d)``, ``Repo.from_path(p)``, ``Db.open(p)``.
-_FACTORY_METHOD = re.compile(r"create|open|init|new|load|from_\w+")
+_FACTORY_METHOD = re.compile(r"create(?:_\w+)?|open|init|new|load|from_\w+")
 
 
 def _camel_case(name: str) -> bool:
@@ -1751,15 +1751,29 @@ class Analysis:
         value = self.value_of(call.func)
         if any(isinstance(d, cst.ClassDef) for d in value.defs) or value.callees & _CONTAINERS:
             return True
+        func: Node = call.func
+        # ``Class.create(...)``: the class, through one of its factories.
+        owner = func.value if isinstance(func, cst.Attribute) and _FACTORY_METHOD.fullmatch(func.attr.value) else None
+        if owner is not None and any(isinstance(d, cst.ClassDef) for d in self.value_of(owner).defs):
+            return True  # ``DiskDataset.create_dataset(...)`` of a same-module class
         if value.defs:
             return False
-        func = call.func
-        if isinstance(func, cst.Attribute) and _FACTORY_METHOD.fullmatch(func.attr.value):
-            func = func.value  # ``Class.create(...)``: the class, through one of its factories
+        if owner is not None:
+            func = owner
+        if isinstance(func, cst.Name) and self.the_class(func, call):
+            return True  # ``cls(...)``, ``cls.from_directory(d)`` in a classmethod
         name = _terminal(func)
         if name is None or not _camel_case(name):
             return False
         return not any(c.split(".", 1)[0] in _STDLIB for c in value.callees)
+
+    def the_class(self, name: cst.Name, node: Node) -> bool:
+        """Whether ``name``, read at ``node``, is a ``@classmethod``'s first parameter: the class."""
+        scope = self.scope_of.get(node)
+        method = self.method_of(scope) if scope is not None else None
+        return method is not None and method[1] == name.value and any(
+            isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod" for d in scope.decorators  # type: ignore[union-attr]
+        )
 
     def cleans(self, call: cst.Call, temp: Temp) -> bool:
         """Whether ``call`` removes the temp, now or by registering its removal."""
@@ -1895,9 +1909,17 @@ class Analysis:
                     if isinstance(definition, cst.FunctionDef):
                         if REMOVED in self.parameter_effects(definition).values():
                             remover = True
-                        elif self.closure_cleans(definition, call, temp):
+                        elif self.closure_cleans(definition, call, temp) or self.method_removes(definition, temp):
                             return True
         return remover and any(self.names_directory(e, temp) for e in arguments)
+
+    def method_removes(self, function: cst.FunctionDef, temp: Temp) -> bool:
+        """``self.addCleanup(self._rmtree)`` of a temp kept on ``self``: a method of its
+        class that removes what the attribute holds, registered as a bound method."""
+        method = self.method_of(function)
+        if temp.owner is None or method is None or method[0] is not temp.owner or "." not in temp.handle:
+            return False
+        return self.released(temp.owner, temp.handle.split(".", 1)[1], temp.inside, only=function.name.value)
 
     def parameter_effects(self, function: cst.FunctionDef) -> Dict[str, Status]:
         """What a same-module function does to each parameter: removes it
