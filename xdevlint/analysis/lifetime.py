@@ -2319,12 +2319,20 @@ class _Flow:
         return out, self.used(node, self.apply(state, effects))
 
     def note_told(self, node: Node, state: State) -> None:
-        """Which temps there (on some path) ``node`` tells the user the path of."""
+        """Which temps there (on some path) ``node`` shows the user: tells them the path of,
+        or opens in a browser or viewer, which reads the file after the call returns."""
+        a = self.a
         for call in calls_in(node):
-            if not _tells(self.a.value_of(call.func), call.func):
+            func = call.func
+            value = a.value_of(func)
+            shows = _tells(value, func) or _views(value, func)
+            urls = not shows and _terminal(func) in _VIEWER_METHODS
+            if not (shows or urls):
                 continue
             for index, temp in enumerate(self.temps):
-                if state.get(index, frozenset()) & {LIVE, NAMED} and any(self.a.carries(arg.value, temp) for arg in call.args):
+                if state.get(index, frozenset()) & {LIVE, NAMED} and any(
+                    a.carries(arg.value, temp) and (shows or _file_url(arg.value)) for arg in call.args
+                ):
                     self.told.add(index)
 
     def header(self, node: Optional[Node], state: State) -> Tuple[Outcome, State]:
@@ -2735,10 +2743,6 @@ class _Flow:
         if temp.kind == DIRECTORY_OBJECT and isinstance(func, cst.Attribute) and func.attr.value in _CONTEXT_TAKERS:
             if any(a.holds_object(arg.value, temp) for arg in call.args):
                 return HANDED  # a directory object given away takes its cleanup with it
-        if _views(a.value_of(func), func) and any(a.carries(arg.value, temp) for arg in call.args) or (
-            _terminal(func) in _VIEWER_METHODS and any(_file_url(arg.value) and a.carries(arg.value, temp) for arg in call.args)
-        ):
-            return HANDED  # a browser or viewer opens it after the call returns: kept for it
         name = _terminal(func)
         value = a.value_of(func)
         if name is not None and _HANDING_WORD.search(name) and not value.defs and all(c.split(".", 1)[0] not in _STDLIB for c in value.callees):
@@ -3008,7 +3012,7 @@ class _Flow:
             return False  # a name nothing uses: no file
         a = self.a
         if index in self.told:
-            return False  # its path is told to the user: kept for them to look at
+            return False  # shown to the user (its path told, or opened in a viewer): kept for them
         nested = [n for n in a._walk(self.scope) if isinstance(n, (cst.FunctionDef, cst.Lambda)) and n is not self.scope]
         if isinstance(self.scope, cst.Module):
             nested = [n for n in a.calls if isinstance(n, (cst.FunctionDef, cst.Lambda))]
