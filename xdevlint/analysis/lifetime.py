@@ -482,23 +482,6 @@ def _views(value: Value, func: Node) -> bool:
     return False
 
 
-#: Calls that tell the user something: what they are given is shown, not kept by the program.
-_TELLERS = frozenset({"builtins.print", "sys.stdout.write", "sys.stderr.write", "warnings.warn", "click.echo", "click.secho"})
-#: Log levels that speak to the user: ``info`` and below narrate progress ("downloading to ...").
-_TELLING_LEVELS = frozenset({"warning", "warn", "error", "exception", "critical", "fatal"})
-
-
-def _tells(value: Value, func: Node) -> bool:
-    """Whether a call of ``func`` (whose value is ``value``) tells the user what it is given:
-    ``print``, a write to standard output or error, a warning, a log call at ``warning`` or
-    above. A temp nothing removes whose path it shows is kept for the user to look at (a
-    crash log, a memory dump, a rendered report); telling is no hand-off, so a temp that
-    is removed in the end still leaks where its error paths skip that."""
-    if value.callees & _TELLERS:
-        return True
-    return _logs(func) and isinstance(func, cst.Attribute) and func.attr.value.lower() in _TELLING_LEVELS
-
-
 def _file_url(expression: Node) -> bool:
     """Whether ``expression`` spells a ``file:`` URL: what only a viewer is handed
     (``"file://" + p``, ``f"file://{p}"``, ``urljoin("file:", ...)``, ``p.as_uri()``)."""
@@ -2155,7 +2138,7 @@ class _Flow:
         self.leaks: Dict[int, Dict[Leak, None]] = {i: {} for i in range(len(temps))}
         self.handed: Set[int] = set()
         self.alive: Set[int] = set()  # the file exists on some path
-        self.told: Set[int] = set()  # its path is told to the user while it exists
+        self.shown: Set[int] = set()  # opened in a browser or viewer while it exists
         self.entries: Dict[Tuple[int, cst.ExceptHandler], Set[Status]] = {}
         #: what the exceptions no handler of a ``try`` catches carry, per temp and ``try``
         self.escapes: Dict[Tuple[int, Node], Set[Status]] = {}
@@ -2305,7 +2288,7 @@ class _Flow:
         name."""
         out: Outcome = {}
         effects = self.effects(node)
-        self.note_told(node, state)
+        self.note_shown(node, state)
         cls = self.raise_class(node)
         if cls is not None:
             # A removal or a hand-off is done even if the statement raises afterwards.
@@ -2318,22 +2301,21 @@ class _Flow:
             out["raise"] = self.raised(before, origin, cls)
         return out, self.used(node, self.apply(state, effects))
 
-    def note_told(self, node: Node, state: State) -> None:
-        """Which temps there (on some path) ``node`` shows the user: tells them the path of,
-        or opens in a browser or viewer, which reads the file after the call returns."""
+    def note_shown(self, node: Node, state: State) -> None:
+        """Which temps there (on some path) ``node`` opens in a browser or viewer, which reads
+        the file after the call returns: kept for the user on purpose."""
         a = self.a
         for call in calls_in(node):
             func = call.func
             value = a.value_of(func)
-            shows = _tells(value, func) or _views(value, func)
-            urls = not shows and _terminal(func) in _VIEWER_METHODS
-            if not (shows or urls):
+            views = _views(value, func)
+            if not views and _terminal(func) not in _VIEWER_METHODS:
                 continue
             for index, temp in enumerate(self.temps):
                 if state.get(index, frozenset()) & {LIVE, NAMED} and any(
-                    a.carries(arg.value, temp) and (shows or _file_url(arg.value)) for arg in call.args
+                    a.carries(arg.value, temp) and (views or _file_url(arg.value)) for arg in call.args
                 ):
-                    self.told.add(index)
+                    self.shown.add(index)
 
     def header(self, node: Optional[Node], state: State) -> Tuple[Outcome, State]:
         """``evaluate`` for a compound statement's header expression."""
@@ -3011,8 +2993,8 @@ class _Flow:
         if temp.named and not self.a.mentions_after(self.scope, temp):
             return False  # a name nothing uses: no file
         a = self.a
-        if index in self.told:
-            return False  # shown to the user (its path told, or opened in a viewer): kept for them
+        if index in self.shown:
+            return False  # opened in a browser or viewer: kept for the user
         nested = [n for n in a._walk(self.scope) if isinstance(n, (cst.FunctionDef, cst.Lambda)) and n is not self.scope]
         if isinstance(self.scope, cst.Module):
             nested = [n for n in a.calls if isinstance(n, (cst.FunctionDef, cst.Lambda))]

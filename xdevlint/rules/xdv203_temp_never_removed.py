@@ -34,10 +34,9 @@ class TempNeverRemoved(Rule):
     parameter's or a global's container), or storing it on `self` in a class where
     some method removes or moves it. A temp only passed to calls
     (`subprocess.run([..., tmp])`, `load(path=tmp)`, `os.execvpe(..., env)` with it in
-    `env`, a dict the function made) is used there, not handed on. A temp given to a
-    viewer (`webbrowser.open`, `os.startfile`), or whose path the program tells the user
-    (`print`, standard output or error, `warnings.warn`, a log line at `warning` or above),
-    is kept for them on purpose: a crash log, a memory dump, a report. A temp kept on
+    `env`, a dict the function made) is used there, not handed on. A temp opened in a
+    browser or viewer (`webbrowser.open`, `os.startfile`) is kept for the user on purpose,
+    and so is not reported; one whose path is only printed or logged is. A temp kept on
     `self` is reported when no method of the class (or of a same-module base or
     subclass) removes it, unless the class derives from a class of its own project in
     another module (`from ..app import Hub`), whose methods are not in view. Removal counts however it is written: `os.unlink`,
