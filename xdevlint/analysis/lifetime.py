@@ -1753,9 +1753,11 @@ class Analysis:
     def the_class(self, name: cst.Name, node: Node) -> bool:
         """Whether ``name``, read at ``node``, is a ``@classmethod``'s first parameter: the class."""
         scope = self.scope_of.get(node)
-        method = self.method_of(scope) if scope is not None else None
+        if not isinstance(scope, cst.FunctionDef):
+            return False
+        method = self.method_of(scope)
         return method is not None and method[1] == name.value and any(
-            isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod" for d in scope.decorators  # type: ignore[union-attr]
+            isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod" for d in scope.decorators
         )
 
     def cleans(self, call: cst.Call, temp: Temp) -> bool:
@@ -2281,11 +2283,10 @@ class _Flow:
         return out
 
     def evaluate(self, node: Node, origin: Node, state: State) -> Tuple[Outcome, State]:
-        """Where running ``node`` (a simple statement, or the header of a compound one:
-        an ``if`` test, a loop's iterable, a ``with`` item) raises, and the state after it:
-        its calls remove, move or hand over the temp wherever they sit
-        (``if not webbrowser.open(tmp.name):``). ``origin`` is the statement the messages
-        name."""
+        """Where running ``node`` (a simple statement, or the header of a compound one: an
+        ``if`` test, a loop's iterable or test, a ``match`` subject) raises, and the state
+        after it: its calls remove, move or hand over the temp wherever they sit
+        (``for job in jobs.submit(tmp):``). ``origin`` is the statement the messages name."""
         out: Outcome = {}
         effects = self.effects(node)
         self.note_shown(node, state)

@@ -68,22 +68,22 @@ _CONTEXT_MANAGER_DECORATORS: FrozenSet[str] = frozenset({"contextlib.contextmana
 class SwallowedMoveError(Rule):
     """
     ## What it does
-    Flags an `except` clause that can catch `EXDEV` (bare, `BaseException`,
-    `Exception`, `OSError`, `IOError`, `EnvironmentError`, `os.error`, or a tuple with
-    one) around a rename, replace or link (`os.rename`, `os.replace`, `os.renames`,
-    `os.link`, `Path.rename`, `Path.replace`, `Path.hardlink_to`, however imported or
-    handed on) of a staged file (a temp, a file the function wrote, a name that says
-    staged, or what a helper's callers pass) or between two known locations, whose two
-    sides are not proven to stay on one filesystem (XDV102's proof), when no path
-    through the clause lets anyone learn why the call failed: it
-    has no `raise` anywhere (a conditional re-raise counts: the author looked at the
-    error), no fallback that copies or moves the data, no exit (`sys.exit`, `os._exit`,
-    a same-module function that always raises), and it neither stores, returns, passes
-    on nor logs the exception at `info` or above (`logger.exception(...)`,
-    `exc_info=True`, `traceback.print_exc()` count; `log.debug` does not). The same
-    holds for `with contextlib.suppress(OSError):` (or a broader class) around such a
-    move, and for `with quiet():` where `quiet` is a same-module `@contextmanager`
-    whose `yield` sits in such a clause; the finding is then on the `with`.
+    Flags an `except` clause that can catch `EXDEV` (bare, `BaseException`, `Exception`,
+    `OSError`, `IOError`, `EnvironmentError`, `os.error`, or a tuple with one) around a
+    rename, replace or link (`os.rename`, `os.replace`, `os.renames`, `os.link`,
+    `Path.rename`, `Path.replace`, `Path.hardlink_to`, however imported or handed on) of
+    a staged file (a temp, a file the function wrote, a name that says staged, or what a
+    helper's callers pass) or between two known locations, whose two sides are not
+    proven to stay on one filesystem (XDV102's proof), when no path through the clause
+    lets anyone learn why the call failed: it has no `raise` anywhere (a conditional
+    re-raise counts: the author looked at the error), no fallback that copies or moves
+    the data, no exit (`sys.exit`, `os._exit`, a same-module function that always
+    raises), and it neither stores, returns, passes on nor logs the exception at `info`
+    or above (`logger.exception(...)`, `exc_info=True`, `traceback.print_exc()` count;
+    `log.debug` does not). The same holds for `with contextlib.suppress(OSError):` (or a
+    broader class) around such a move, and for `with quiet():` where `quiet` is a
+    same-module `@contextmanager` whose `yield` sits in such a clause; the finding is
+    then on the `with`.
 
     Returning `None` or `False`, a message that leaves the exception out, counting
     failures and removing the staged file do not make the cause visible. Only a move
@@ -92,17 +92,16 @@ class SwallowedMoveError(Rule):
     `shutil` copies handle `EXDEV` themselves. A rename of files that stay where the
     project keeps them (a config directory migrated within the home directory, a file
     claimed from a directory scan) is not flagged either: nothing says it crosses
-    mounts, and on real code such clauses are deliberate. Clauses that catch only classes that
-    never carry `EXDEV` (`FileExistsError`, `FileNotFoundError`, `PermissionError`,
-    `IsADirectoryError`, `NotADirectoryError`, `shutil.Error`, `shutil.SameFileError`)
-    are never flagged, nor is `os.symlink`, which is no move. A link counts the same way:
-    linking a file that stays where it is into an optional place loses nothing when it
-    fails. Code after the clause that makes the file another way (a copy, or a download
-    written in place) is a fallback, unless a clause of its own swallows its failure in
-    turn. A clause that tests
-    `err.errno == errno.EXDEV` and copies in that branch handles the case by name, and is
-    not flagged whatever it does with other errnos. A staged file left behind is XDV201's
-    finding, not this rule's.
+    mounts, and on real code such clauses are deliberate. Clauses that catch only
+    classes that never carry `EXDEV` (`FileExistsError`, `FileNotFoundError`,
+    `PermissionError`, `IsADirectoryError`, `NotADirectoryError`, `shutil.Error`,
+    `shutil.SameFileError`) are never flagged, nor is `os.symlink`, which is no move. A
+    link counts the same way: linking a file that stays where it is into an optional
+    place loses nothing when it fails. Code after the clause that makes the file another
+    way (a copy, or a download written in place) is a fallback, unless a clause of its
+    own swallows its failure in turn. A clause that tests `err.errno == errno.EXDEV` and
+    copies in that branch handles the case by name, and is not flagged whatever it does
+    with other errnos. A staged file left behind is XDV201's finding, not this rule's.
 
     ## Why is this bad?
     `rename(2)` fails with `EXDEV` as soon as the source and the destination are on
