@@ -2146,6 +2146,7 @@ class _Flow:
         self.escapes: Dict[Tuple[int, Node], Set[Status]] = {}
         self.falls_through: Set[cst.ExceptHandler] = set()
         self._effects: Dict[Node, Dict[int, Status]] = {}
+        self._shows: Dict[Node, Dict[int, None]] = {}
         self._raises: Dict[Node, Optional[str]] = {}
         self._loop_temps: Dict[Node, FrozenSet[int]] = {}
         self._gathered: Dict[Node, FrozenSet[int]] = {}
@@ -2305,6 +2306,16 @@ class _Flow:
     def note_shown(self, node: Node, state: State) -> None:
         """Which temps there (on some path) ``node`` opens in a browser or viewer, which reads
         the file after the call returns: kept for the user on purpose."""
+        for index in self.shows(node):
+            if state.get(index, frozenset()) & {LIVE, NAMED}:
+                self.shown.add(index)
+
+    def shows(self, node: Node) -> Dict[int, None]:
+        """The temps ``node`` hands to a browser or viewer, whatever the state (once per node)."""
+        found = self._shows.get(node)
+        if found is not None:
+            return found
+        found = {}
         a = self.a
         for call in calls_in(node):
             func = call.func
@@ -2313,10 +2324,10 @@ class _Flow:
             if not views and _terminal(func) not in _VIEWER_METHODS:
                 continue
             for index, temp in enumerate(self.temps):
-                if state.get(index, frozenset()) & {LIVE, NAMED} and any(
-                    a.carries(arg.value, temp) and (views or _file_url(arg.value)) for arg in call.args
-                ):
-                    self.shown.add(index)
+                if any(a.carries(arg.value, temp) and (views or _file_url(arg.value)) for arg in call.args):
+                    found[index] = None
+        self._shows[node] = found
+        return found
 
     def header(self, node: Optional[Node], state: State) -> Tuple[Outcome, State]:
         """``evaluate`` for a compound statement's header expression."""
