@@ -60,7 +60,7 @@ from xdevlint.analysis import names
 from xdevlint.analysis.locations import TEMP, staging_name
 from xdevlint.analysis.moves import move_of
 from xdevlint.analysis.provenance import ProvenanceProvider
-from xdevlint.analysis.tree import children, is_property
+from xdevlint.analysis.tree import children, decorated, is_property
 from xdevlint.analysis.values import EMPTY, STR, Fresh, Partial, Value
 
 #: What a temp is held as: a path to a file or a directory, or the object owning one.
@@ -635,11 +635,8 @@ class Analysis:
         block = self.parent.get(function)
         cls = self.parent.get(block) if block is not None else None
         params = _parameters(function)
-        if not isinstance(cls, cst.ClassDef) or not params:
+        if not isinstance(cls, cst.ClassDef) or not params or decorated(function, "staticmethod"):
             return None
-        for decorator in function.decorators:
-            if isinstance(decorator.decorator, cst.Name) and decorator.decorator.value == "staticmethod":
-                return None
         return cls, params[0].name.value
 
     def self_attribute(self, target: Node, scope: Node) -> Optional[Tuple[cst.ClassDef, str]]:
@@ -736,7 +733,7 @@ class Analysis:
         """Whether ``scope``, pytest's ``setup_class`` of a unittest test case, keeps
         ``cls.attr`` for ``tearDownClass`` to remove: pytest runs that even when
         ``setup_class`` fails, so the temp is the class's from the start."""
-        if getattr(scope, "name", None) is None or scope.name.value != "setup_class":  # type: ignore[attr-defined]
+        if not isinstance(scope, cst.FunctionDef) or scope.name.value != "setup_class":
             return False
         bases = [self.value_of(arg.value) for member in self.family(cls) for arg in member.bases if arg.keyword is None]
         if not any(base.callees & names.TEST_CASE_CLASSES for base in bases):
@@ -1756,9 +1753,7 @@ class Analysis:
         if not isinstance(scope, cst.FunctionDef):
             return False
         method = self.method_of(scope)
-        return method is not None and method[1] == name.value and any(
-            isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod" for d in scope.decorators
-        )
+        return method is not None and method[1] == name.value and decorated(scope, "classmethod")
 
     def cleans(self, call: cst.Call, temp: Temp) -> bool:
         """Whether ``call`` removes the temp, now or by registering its removal."""
@@ -3124,7 +3119,7 @@ class _Flow:
         method = a.method_of(self.scope)
         if method is None or method[1] != "self" or not self.test_case(method[0]) or temp.owner is not None:
             return None
-        if any(isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod" for d in self.scope.decorators):  # type: ignore[attr-defined]
+        if isinstance(self.scope, cst.FunctionDef) and decorated(self.scope, "classmethod"):
             return None
         block, first, last = wrap
         statements = list(block.body)

@@ -84,6 +84,11 @@ def is_property(function: cst.FunctionDef) -> bool:
     return any(_decorator_name(d.decorator) in PROPERTIES for d in function.decorators)
 
 
+def decorated(function: cst.FunctionDef, name: str) -> bool:
+    """``@staticmethod``, ``@classmethod``: the builtin decorator ``name``, by its bare name."""
+    return any(isinstance(d.decorator, cst.Name) and d.decorator.value == name for d in function.decorators)
+
+
 def _decorator_name(decorator: cst.BaseExpression) -> Optional[str]:
     """``property`` of ``@property``, ``cached_property`` of ``@functools.cached_property``."""
     if isinstance(decorator, cst.Name):
