@@ -337,3 +337,32 @@ def test_a_file_changed_while_the_run_reads_it_is_reported_as_it_is_now_and_not_
     bad.write_text(BAD)  # the bytes the key was made from: not served "clean" from the cache
     _, again = lint(str(bad), "--cache-dir", str(cache))
     assert {f["code"] for f in again} == {"XDV101", "XDV201"}
+
+
+def test_an_init_file_added_above_a_file_checks_it_again(tmp_path: Path, checked: List[str]) -> None:
+    """Which package a file belongs to decides what its absolute imports name (a base class
+    of the project's own), so it is part of the key."""
+    root = tmp_path / "p"
+    (root / "hub" / "sub").mkdir(parents=True)
+    (root / "hub" / "sub" / "__init__.py").write_text("")
+    (root / "hub" / "sub" / "mock.py").write_text(PROJECT_BASE)
+    cache = tmp_path / "cache"
+    _, alone = lint(str(root), "--cache-dir", str(cache))
+    assert [f["code"] for f in alone] == ["XDV203"]  # ``hub`` is not this file's package
+    (root / "hub" / "__init__.py").write_text("")
+    checked.clear()
+    _, inside = lint(str(root), "--cache-dir", str(cache))
+    assert "mock.py" in checked and inside == []
+
+
+PROJECT_BASE = """\
+from tempfile import NamedTemporaryFile
+
+from hub.app import Hub
+
+
+class MockHub(Hub):
+    def __init__(self):
+        self.pid_file = NamedTemporaryFile(delete=False).name
+        super().__init__()
+"""

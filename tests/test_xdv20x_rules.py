@@ -271,3 +271,65 @@ def test_a_temp_only_a_bug_could_leave_behind_is_not_reported(statement: str) ->
     assert codes(source, TempNotCleanedOnError) == []
     for failing in ("open(os.path.join(work, 'f'), 'w').close()", "tempfile.mkstemp()", "other.prepare(work)", "os.chmod(other, 0o750)"):
         assert codes(source.replace(statement, f"{statement}\n    {failing}"), TempNotCleanedOnError) == ["XDV201"], failing
+
+
+KEPT_ON_A_PROJECT_BASE = """\
+from tempfile import NamedTemporaryFile
+
+{imports}
+
+
+class MockHub({base}):
+    def __init__(self):
+        self.pid_file = NamedTemporaryFile(delete=False).name
+        super().__init__()
+"""
+
+
+@pytest.mark.parametrize(
+    "imports, base, reported",
+    [
+        ("from hub.app import Hub", "Hub", False),  # the file's own package, by absolute name
+        ("import hub.app", "hub.app.Hub", False),
+        ("import hub.app as app", "app.Hub", False),
+        ("from ..app import Hub", "Hub", False),  # relative: the project's, as before
+        ("from hubble.app import Hub", "Hub", True),  # another package: a library
+        ("from cwltool.app import Hub", "Hub", True),
+    ],
+)
+def test_a_base_of_the_files_own_package_may_remove_what_self_keeps(
+    tmp_path: Path, imports: str, base: str, reported: bool
+) -> None:
+    """XDV203 cannot say "no method removes it" of a class whose base is the project's own, in
+    a module not in view, whether imported relatively or by the package's absolute name."""
+    package = tmp_path / "src" / "hub" / "testing"
+    package.mkdir(parents=True)
+    (tmp_path / "src" / "hub" / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    path = package / "mock.py"
+    path.write_text(KEPT_ON_A_PROJECT_BASE.format(imports=imports, base=base))
+    config = replace(Config(root=str(tmp_path)), select=("XDV203",))
+    found = [f.code for f in lint_source(path.read_bytes(), str(path), config).findings]
+    assert found == (["XDV203"] if reported else [])
+    # The same file outside any package: ``hub`` is nobody's own there (a relative import
+    # still names the project's).
+    alone = tmp_path / "mock.py"
+    alone.write_text(path.read_text())
+    relative = imports.startswith("from ..")
+    assert [f.code for f in lint_source(alone.read_bytes(), str(alone), config).findings] == ([] if relative else ["XDV203"])
+
+
+def test_the_package_of_a_file(tmp_path: Path) -> None:
+    from xdevlint.stages.package import package_of
+
+    (tmp_path / "ns" / "pkg" / "sub").mkdir(parents=True)
+    for init in ("ns/pkg/__init__.py", "ns/pkg/sub/__init__.py"):
+        (tmp_path / init).write_text("")
+    assert package_of(str(tmp_path / "ns" / "pkg" / "sub" / "m.py")) == "pkg"  # ``ns`` has none: not a package
+    assert package_of(str(tmp_path / "ns" / "pkg" / "m.py")) == "pkg"
+    assert package_of(str(tmp_path / "ns" / "m.py")) is None
+    (tmp_path / "my-tools").mkdir()
+    (tmp_path / "my-tools" / "__init__.py").write_text("")
+    assert package_of(str(tmp_path / "my-tools" / "m.py")) is None  # no import can name it
+    assert package_of("<stdin>") is None
+

@@ -13,6 +13,7 @@ from typing import List, Mapping, Optional, Sequence, Tuple, Type, Union
 import libcst as cst
 from libcst.metadata import CodeRange, PositionProvider
 
+from xdevlint.analysis.lifetime import LifetimeProvider
 from xdevlint.analysis.provenance import ProvenanceProvider
 from xdevlint.analysis.tree import remembering
 from xdevlint.config import Config, line_length_for
@@ -20,6 +21,7 @@ from xdevlint.model import Finding, Fix, Related, Span, analysis_error
 from xdevlint.rules.rule import Rule, RuleContext
 from xdevlint.stages.focus import NOTHING_HIDDEN, Focus, Hidden, Lines
 from xdevlint.stages.metadata import Wrapper
+from xdevlint.stages.package import package_of
 from xdevlint.stages.positions import positions_of
 from xdevlint.stages.traversal import run_rules
 
@@ -57,12 +59,12 @@ def analyse(
         return [analysis_error(path, f"cannot parse: {_describe(error)}")], None
     context = RuleContext(
         path, config.locations, config.move_function, config.move_function_atomic, line_length_for(path),
-        hidden.bound,
+        hidden.bound, package_of(path),
     )
     visitors = [rule(context) for rule in rules]
     try:
         with remembering():  # the providers and the rules walk the same tree
-            wrapper = Wrapper(module, {ProvenanceProvider: config.locations})
+            wrapper = Wrapper(module, {ProvenanceProvider: config.locations, LifetimeProvider: context.package})
             run_rules(wrapper, visitors)
     except RecursionError:
         return [analysis_error(path, "too deeply nested to analyse (recursion limit reached)")], None

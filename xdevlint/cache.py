@@ -31,6 +31,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from xdevlint import __version__
 from xdevlint.config import Config, line_length_for
 from xdevlint.model import Applicability, Edit, FileResult, Finding, Fix, Import, Related, Span
+from xdevlint.stages.package import package_of
 
 CACHE_DIR_NAME = ".xdevlint_cache"
 ENV_VAR = "XDEVLINT_CACHE_DIR"
@@ -111,8 +112,9 @@ class Cache:
     # -- keys -----------------------------------------------------------------------
 
     def key(self, data: bytes, path: str, config: Config) -> str:
-        """The line length fixes keep to (ruff's or black's setting) shapes the fix edits."""
-        settings = f"{self._print(config)}:{line_length_for(path)}"
+        """The line length fixes keep to (ruff's or black's setting) shapes the fix edits;
+        the file's package (an ``__init__.py`` added or removed above it) the findings."""
+        settings = f"{self._print(config)}:{line_length_for(path)}:{package_of(path)}"
         return content_key(data, path, settings, self.build)
 
     def _print(self, config: Config) -> str:

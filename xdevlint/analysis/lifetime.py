@@ -51,7 +51,8 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field, replace
-from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
+from pathlib import Path
+from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 from libcst.metadata import BaseMetadataProvider
@@ -289,12 +290,27 @@ class Lifetime:
 
 
 class LifetimeProvider(BaseMetadataProvider[Lifetime]):
-    """Maps each temp creation call (or call of a helper returning a temp) to its ``Lifetime``."""
+    """Maps each temp creation call (or call of a helper returning a temp) to its ``Lifetime``.
+
+    The file's own top-level package (``stages.package``) arrives through
+    ``MetadataWrapper(cache=...)``, as the locations do for ``ProvenanceProvider``.
+    """
 
     METADATA_DEPENDENCIES = (ProvenanceProvider,)
 
+    @staticmethod
+    def gen_cache(
+        root_path: Path, paths: List[str], *, timeout: Optional[int] = None, use_pyproject_toml: bool = False
+    ) -> Mapping[str, object]:
+        # Being set is what makes MetadataWrapper hand its ``cache`` entry to the constructor.
+        return {}
+
+    def __init__(self, cache: object = None) -> None:
+        super().__init__(cache if cache is not None else "")  # "": no package
+
     def _gen_impl(self, module: cst.Module) -> None:
-        analysis = Analysis(module, lambda node: self.get_metadata(ProvenanceProvider, node, EMPTY))
+        package = self.cache if isinstance(self.cache, str) and self.cache else None
+        analysis = Analysis(module, lambda node: self.get_metadata(ProvenanceProvider, node, EMPTY), package)
         for lifetime in analysis.lifetimes():
             self.set_metadata(lifetime.temp.creation, lifetime)
 
@@ -568,9 +584,10 @@ _BINDERS = frozenset({cst.Assign, cst.AnnAssign, cst.For, cst.Call, cst.WithItem
 class Analysis:
     """Indexes a module once, then answers for each function what its temps do."""
 
-    def __init__(self, module: cst.Module, value_of: ValueOf) -> None:
+    def __init__(self, module: cst.Module, value_of: ValueOf, package: Optional[str] = None) -> None:
         self.module = module
         self.value_of = value_of
+        self.package = package  # the file's top-level package: its absolute imports name the project
         self.parent: Dict[Node, Node] = {}
         self.order: Dict[Node, int] = {}
         self.end: Dict[Node, int] = {}
@@ -584,7 +601,7 @@ class Analysis:
         self._raises: Dict[Node, Optional[str]] = {}
         self._temps: Dict[Node, List[Temp]] = {}
         self._locals: Dict[Node, FrozenSet[str]] = {}
-        self._released: Dict[Tuple[cst.ClassDef, str, bool, Optional[Node], Optional[str]], bool] = {}
+        self._released: Dict[Tuple[cst.ClassDef, str, bool, Optional[Node], Optional[str], bool], bool] = {}
         self._busy: Set[Node] = set()
         self._cleaning: Set[Node] = set()
         self._partials: Optional[Dict[str, List[Tuple[cst.Call, Node, Made]]]] = None
@@ -742,12 +759,14 @@ class Analysis:
 
     def released(
         self, cls: cst.ClassDef, attr: str, inside: bool = False, besides: Optional[Node] = None, only: Optional[str] = None,
+        unseen: bool = True,
     ) -> bool:
         """Whether some method of the class (or a same-module base or subclass), other than
         ``besides`` (``only``: the methods of that name), removes, moves or registers the
         removal of what ``self.attr`` holds (``inside``: of the new temp directory a path
-        inside it lies in)."""
-        key = (cls, attr, inside, besides, only)
+        inside it lies in); ``unseen``: or may, from a base of the project's own in another
+        module."""
+        key = (cls, attr, inside, besides, only, unseen)
         found = self._released.get(key)
         if found is not None:
             return found
@@ -763,22 +782,27 @@ class Analysis:
                 continue
             if only is not None and not (isinstance(method, cst.FunctionDef) and method.name.value == only):
                 continue
-            probe = Temp(cst.Call(func=cst.Name("_")), function, "", DIRECTORY_OBJECT, "", False, inside=inside, attributes=frozenset({attr}))
-            self._aliases(function, [probe])
-            if any(self.cleans(c, probe) or self.moves(c, probe) for c in self.calls.get(function, ())):
+            if self.lets_go(function, attr, inside):
                 result = True
                 break
-        if not result and only is None and self.inherits_unseen(cls):
+        if not result and only is None and unseen and self.inherits_unseen(cls):
             result = True  # a base of the project's own, in another module, may remove it
         self._released[key] = result
         return result
 
+    def lets_go(self, function: Node, attr: str, inside: bool) -> bool:
+        """Whether ``function`` removes, moves or registers the removal of what ``x.attr`` holds."""
+        probe = Temp(cst.Call(func=cst.Name("_")), function, "", DIRECTORY_OBJECT, "", False, inside=inside, attributes=frozenset({attr}))
+        self._aliases(function, [probe])
+        return any(self.cleans(c, probe) or self.moves(c, probe) for c in self.calls.get(function, ()))
+
     def inherits_unseen(self, cls: cst.ClassDef) -> bool:
         """Whether the class or one of its same-module relatives derives from a class of
-        the project that this module imports (``from ..app import JupyterHub``): its
-        methods, which may remove what the subclass keeps, are not in view."""
+        the project that this module imports (``from ..app import JupyterHub``, or by its
+        absolute name, ``from jupyterhub.app import JupyterHub`` inside ``jupyterhub``):
+        its methods, which may remove what the subclass keeps, are not in view."""
         bases = [self.value_of(arg.value) for member in self.family(cls) for arg in member.bases]
-        return any(not base.defs and any(c.startswith(names.PROJECT_PREFIX) for c in base.callees) for base in bases)
+        return any(not base.defs and any(names.of_project(c, self.package) for c in base.callees) for base in bases)
 
     # -- temps and their names
 
@@ -1241,7 +1265,10 @@ class Analysis:
             owner = owned[0]
             key = f"{_key(target.value)}.{target.attr.value}"
             entering = getattr(scope, "name", None) is not None and scope.name.value in names.ENTERING  # type: ignore[attr-defined]
-            if not entering and self.released(owner, target.attr.value, made.inside, besides=scope):
+            # What the method removes itself (``self.run_path = mkdtemp()`` ... ``finally:
+            # rmtree(self.run_path)``) is its own, whatever a base not in view may do.
+            unseen = not self.lets_go(scope, target.attr.value, made.inside)
+            if not entering and self.released(owner, target.attr.value, made.inside, besides=scope, unseen=unseen):
                 return None  # the object owns it from the start, and another method removes it
             if entering and self.torn_down_anyway(owner, target.attr.value, made.inside, scope):
                 return None  # ``tearDownClass`` removes it, even when this ``setup_class`` fails
@@ -2142,6 +2169,7 @@ class _Flow:
         self.falls_through: Set[cst.ExceptHandler] = set()
         self._effects: Dict[Node, Dict[int, Status]] = {}
         self._shows: Dict[Node, Dict[int, None]] = {}
+        self._removes_itself: Dict[int, bool] = {}
         self._raises: Dict[Node, Optional[str]] = {}
         self._loop_temps: Dict[Node, FrozenSet[int]] = {}
         self._gathered: Dict[Node, FrozenSet[int]] = {}
@@ -2711,13 +2739,25 @@ class _Flow:
             return HANDED  # ``cls.TEMPFILES.append(p)``: a registry of the class, like a global one
         if self.a.exposed(cls, attr) and not self.temps[index].inside:
             return HANDED  # a public property hands it to the object's users
-        if self.a.released(cls, attr, self.temps[index].inside):
+        temp = self.temps[index]
+        # A base not in view may remove what the class keeps, but not what this function
+        # removes itself: storing a path of its temp on ``self`` hands nothing over then.
+        if self.a.released(cls, attr, temp.inside, unseen=not self.removes_itself(index)):
             if self.entering:
                 self.pending.add(index)
                 return None
             return HANDED
         self.kept_on.setdefault(index, f"{self.a.method_of(self.scope)[1]}.{attr}")  # type: ignore[index]
         return None
+
+    def removes_itself(self, index: int) -> bool:
+        """Whether the function itself removes or moves the temp ``index`` somewhere."""
+        found = self._removes_itself.get(index)
+        if found is None:
+            temp = self.temps[index]
+            found = any(self.a.cleans(c, temp) or self.a.moves(c, temp) for c in self.a.calls.get(self.scope, ()))
+            self._removes_itself[index] = found
+        return found
 
     def hands_over(self, call: cst.Call, temp: Temp, index: int) -> Optional[Status]:
         """A call that takes the temp over: a store into a container (``registry.append(p)``),

@@ -160,6 +160,12 @@ PROJECT_MOVE_NAMES: FrozenSet[str] = frozenset({"rename", "replace", "renames"})
 PROJECT_PREFIX = "."
 
 
+def of_project(qualified: str, package: Optional[str]) -> bool:
+    """Whether ``qualified`` names an object of the project: imported relatively, or by
+    an absolute name in the file's own top-level ``package``."""
+    return qualified.startswith(PROJECT_PREFIX) or package is not None and qualified.partition(".")[0] == package
+
+
 def project_move(qualified: str) -> bool:
     """Whether ``qualified`` names a project's own move function (``PROJECT_MOVE_NAMES``)."""
     return qualified.startswith(PROJECT_PREFIX) and qualified.rpartition(".")[2] in PROJECT_MOVE_NAMES

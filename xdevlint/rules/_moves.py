@@ -58,7 +58,7 @@ class MoveRule(Rule):
         asks, so that files without one never pay for them."""
         if self._lifetimes is None:
             assert self._module is not None
-            found = Analysis(self._module, self.value_of).lifetimes()
+            found = Analysis(self._module, self.value_of, self.context.package).lifetimes()
             self._lifetimes = {lifetime.temp.creation: lifetime for lifetime in found}
         return self._lifetimes.get(creation)
 

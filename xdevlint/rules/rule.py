@@ -48,6 +48,8 @@ class RuleContext:
     #: Module-level names bound by the parts of the file the analysis does not see (the
     #: functions and classes a focus left out): a fix's new import must not clash with one.
     bound_elsewhere: FrozenSet[str] = frozenset()
+    #: The file's top-level package (``stages.package``): its absolute imports name the project.
+    package: Optional[str] = None
 
 
 class Rule(cst.BatchableCSTVisitor, Documented):
