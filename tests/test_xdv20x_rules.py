@@ -333,3 +333,15 @@ def test_the_package_of_a_file(tmp_path: Path) -> None:
     assert package_of(str(tmp_path / "my-tools" / "m.py")) is None  # no import can name it
     assert package_of("<stdin>") is None
 
+
+@pytest.mark.parametrize("statement", ["out = open(fd, 'w')", "out = io.open(fd, 'wb')", "out = os.fdopen(fd, 'w')", "os.close(fd)"])
+def test_opening_the_descriptor_just_made_is_no_failure(statement: str) -> None:
+    """``open(fd)`` of ``fd, tmp = mkstemp()`` is ``os.fdopen``: it fails only on a bug (a bad
+    mode), so it starts no error path; ``open`` of a path may find no such file."""
+    source = (
+        "import io, os, tempfile\n"
+        f"def make(other):\n    fd, work = tempfile.mkstemp()\n    {statement}\n    return work\n"
+    )
+    assert codes(source, TempNotCleanedOnError) == []
+    for failing in ("out = open(other, 'w')", "out = open(fd2, 'w')", "other.prepare(work)"):
+        assert codes(source.replace(statement, f"{statement}\n    {failing}"), TempNotCleanedOnError) == ["XDV201"], failing

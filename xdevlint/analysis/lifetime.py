@@ -152,6 +152,8 @@ _BUG_ONLY_CALLS = frozenset({
 #: Calls that fail only on a bug when given the temp just made (or, for the first two,
 #: any descriptor): its mode, its descriptor's file object, its closing, entering it.
 _ON_A_FRESH_TEMP = frozenset({"os.fdopen", "os.close", "os.chmod", "os.fchmod", "os.lchmod", "os.chdir"})
+#: ``open`` by its names: given a descriptor, it is ``os.fdopen``.
+_OPENERS = frozenset({"builtins.open", "io.open"})
 #: Of those, the ones an object that does I/O may spell too (``session.get``, ``job.update``).
 _AMBIGUOUS_METHODS = frozenset({"get", "pop", "popleft", "update", "replace", "decode", "encode", "index", "count", "format", "join"})
 #: ``Path`` methods that only compute another name: no I/O.
@@ -2969,6 +2971,8 @@ class _Flow:
         if callees & _ON_A_FRESH_TEMP and call.args and not call.args[0].star:
             first = call.args[0].value
             return callees <= {"os.fdopen", "os.close"} or any(self.a.refers(first, t) for t in self.temps)
+        if callees and callees <= _OPENERS and call.args and self.opens_descriptor(call.args[0]):
+            return True  # ``open(fd, "w")`` of ``fd, tmp = mkstemp()``: ``os.fdopen`` by another name
         if callees:
             return all(
                 c.startswith(("builtins.", "os.path.")) and c not in _FALLIBLE_BUILTINS
@@ -2987,6 +2991,13 @@ class _Flow:
         # ``session.get(url)``, ``obj.update()``: on a receiver of unknown kind, only the
         # methods no I/O object is likely to spell alike.
         return not receiver.is_path and (bool(receiver.kinds) or func.attr.value not in _AMBIGUOUS_METHODS)
+
+    def opens_descriptor(self, arg: cst.Arg) -> bool:
+        """Whether ``arg`` is the descriptor of a temp's ``mkstemp`` (``fd`` of ``fd, tmp``)."""
+        value = arg.value
+        return not arg.star and arg.keyword is None and isinstance(value, cst.Name) and any(
+            t.descriptor == value.value for t in self.temps
+        )
 
     def _lifetime(self, index: int, temp: Temp) -> Lifetime:
         # A ``TemporaryDirectory`` object's finalizer removes the directory when the object

@@ -101,8 +101,8 @@ class TempNotCleanedOnError(Rule):
     logging, a list's, set's or dict's `append`/`add`/`get` on one the function made,
     and `os.makedirs(d, exist_ok=True)` of the temp directory itself. A temp that only a
     bug could leave behind is not reported: when every statement between its creation
-    and its removal fails only on a programming error (an `assert`, `os.fdopen` or
-    `os.chmod` of the descriptor just made, `copy.deepcopy`, `uuid.uuid4()`,
+    and its removal fails only on a programming error (an `assert`, `os.fdopen`, `open`
+    or `os.chmod` of the descriptor just made, `copy.deepcopy`, `uuid.uuid4()`,
     `json.dumps`, `weakref.finalize`), the finding would name no real failure.
 
     A move's own failure is an error path only when the move crosses locations (what
