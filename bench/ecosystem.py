@@ -97,6 +97,8 @@ EIGHTEENTH_FINDINGS_FILE = BENCH / "ecosystem-eighteenth-findings.txt"
 EIGHTEENTH_REVIEW_FILE = BENCH / "ecosystem-eighteenth-review.md"
 NINETEENTH_FINDINGS_FILE = BENCH / "ecosystem-nineteenth-findings.txt"
 NINETEENTH_REVIEW_FILE = BENCH / "ecosystem-nineteenth-review.md"
+TWENTIETH_FINDINGS_FILE = BENCH / "ecosystem-twentieth-findings.txt"
+TWENTIETH_REVIEW_FILE = BENCH / "ecosystem-twentieth-review.md"
 DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
 
 PINS: Tuple[str, ...] = (
@@ -860,6 +862,59 @@ NINETEENTH_PINS: Tuple[str, ...] = (
     "whisperx==3.8.6",
     "xgboost==3.2.0",
 )
+#: A twentieth held-out set, chosen on 2026-12-07 once the nineteenth set had been read and
+#: before the project index (the next rule change): the newest releases for Python 3.11 that
+#: day of packages for web APIs and servers, databases and migrations, message queues, cloud
+#: SDKs and serverless platforms, LLM clients and agents, plotting, synthetic data, packaging
+#: and build tools, image augmentation and process pools, in none of the lists above nor
+#: named in issues 30 and 31 or in bench/realbugs.txt. Its findings are recorded unread and
+#: read once.
+TWENTIETH_PINS: Tuple[str, ...] = (
+    "albumentations==2.0.8",
+    "alembic==1.20.1",
+    "azureml-core==1.61.0.post4",
+    "boto3==1.44.18",
+    "chainlit==2.12.0",
+    "cloudpickle==3.1.3",
+    "crewai==1.15.30",
+    "dipy==1.12.1",
+    "faker==40.63.0",
+    "fastapi==0.165.0",
+    "gradio-client==2.7.2",
+    "guildai==0.9.0",
+    "holoviews==1.23.2",
+    "hyperopt==0.3.0",
+    "kombu==5.7.0",
+    "kornia==0.9.0",
+    "litellm==1.110.2",
+    "loky==3.7.0",
+    "mage-ai==0.9.80",
+    "mako==1.4.3",
+    "maturin==1.16.0",
+    "mlem==0.4.14",
+    "modal==1.6.4",
+    "nbsphinx==0.9.8",
+    "netcdf4==1.7.5.1.post1",
+    "openllm==0.6.30",
+    "pandera==0.35.0",
+    "pathos==0.3.5",
+    "petl==1.7.30",
+    "plotly==7.1.0",
+    "polars==2.1.0",
+    "prowler==5.46.0",
+    "pyodide-build==0.25.1",
+    "pytest-xdist==3.8.0",
+    "python-lsp-server==1.15.0",
+    "pytorch-lightning==2.6.6",
+    "replicate==1.0.7",
+    "sdv==2.0.0",
+    "semgrep==1.157.0",
+    "sqlalchemy==2.1.9",
+    "tables==3.11.1",
+    "testcontainers==4.15.0",
+    "truss==0.18.36",
+    "uvicorn==0.55.0",
+)
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
 
@@ -1307,7 +1362,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
-    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth"), default="tuned",
+    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth"), default="tuned",
                         help="which part of the corpus: tuned (PINS and the stdlib, the default), check "
                              "(CHECK_PINS, held out, then read), fresh (FRESH_PINS, held out after it), late "
                              "(LATE_PINS, held out after that), final (FINAL_PINS, held out after the late set), last "
@@ -1320,8 +1375,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "fifteenth (FIFTEENTH_PINS, after the fourteenth), "
                              "sixteenth (SIXTEENTH_PINS, after the fifteenth), "
                              "seventeenth (SEVENTEENTH_PINS, after the sixteenth), "
-                             "eighteenth (EIGHTEENTH_PINS, after the seventeenth) "
-                             "or nineteenth (NINETEENTH_PINS, after the eighteenth): "
+                             "eighteenth (EIGHTEENTH_PINS, after the seventeenth), "
+                             "nineteenth (NINETEENTH_PINS, after the eighteenth) "
+                             "or twentieth (TWENTIETH_PINS, after the nineteenth): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
                         help="check these packages instead of the built-in pins (repeatable)")
@@ -1362,6 +1418,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "seventeenth": (SEVENTEENTH_FINDINGS_FILE, SEVENTEENTH_REVIEW_FILE),
         "eighteenth": (EIGHTEENTH_FINDINGS_FILE, EIGHTEENTH_REVIEW_FILE),
         "nineteenth": (NINETEENTH_FINDINGS_FILE, NINETEENTH_REVIEW_FILE),
+        "twentieth": (TWENTIETH_FINDINGS_FILE, TWENTIETH_REVIEW_FILE),
     }[args.half]
     args.findings = args.findings or committed[0]
     args.review = args.review or committed[1]
@@ -1376,7 +1433,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                                      "thirteenth": THIRTEENTH_PINS, "fourteenth": FOURTEENTH_PINS,
                                                      "fifteenth": FIFTEENTH_PINS, "sixteenth": SIXTEENTH_PINS,
                                                      "seventeenth": SEVENTEENTH_PINS, "eighteenth": EIGHTEENTH_PINS,
-                                                     "nineteenth": NINETEENTH_PINS}[args.half])]
+                                                     "nineteenth": NINETEENTH_PINS, "twentieth": TWENTIETH_PINS}[args.half])]
         partial = args.pin is not None or (not args.stdlib and not held_out)
         if partial and not args.check and (args.findings in committed or args.review in committed):
             raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "

@@ -326,6 +326,7 @@ def test_every_held_out_set_is_apart_from_the_others_with_files_of_its_own() -> 
         "seventeenth": (eco.SEVENTEENTH_PINS, eco.SEVENTEENTH_FINDINGS_FILE, eco.SEVENTEENTH_REVIEW_FILE),
         "eighteenth": (eco.EIGHTEENTH_PINS, eco.EIGHTEENTH_FINDINGS_FILE, eco.EIGHTEENTH_REVIEW_FILE),
         "nineteenth": (eco.NINETEENTH_PINS, eco.NINETEENTH_FINDINGS_FILE, eco.NINETEENTH_REVIEW_FILE),
+        "twentieth": (eco.TWENTIETH_PINS, eco.TWENTIETH_FINDINGS_FILE, eco.TWENTIETH_REVIEW_FILE),
     }
     seen: dict = {}
     for half, (pins, findings_file, review_file) in sets.items():
