@@ -863,7 +863,7 @@ NINETEENTH_PINS: Tuple[str, ...] = (
     "xgboost==3.2.0",
 )
 #: A twentieth held-out set, chosen on 2026-12-07 once the nineteenth set had been read and
-#: before the project index (the next rule change): the newest releases for Python 3.11 that
+#: before the project index (measured on the read sets, not landed): the newest releases for Python 3.11 that
 #: day of packages for web APIs and servers, databases and migrations, message queues, cloud
 #: SDKs and serverless platforms, LLM clients and agents, plotting, synthetic data, packaging
 #: and build tools, image augmentation and process pools, in none of the lists above nor
