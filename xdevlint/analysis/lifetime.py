@@ -51,8 +51,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 from libcst.metadata import BaseMetadataProvider
@@ -299,13 +298,8 @@ class LifetimeProvider(BaseMetadataProvider[Lifetime]):
     """
 
     METADATA_DEPENDENCIES = (ProvenanceProvider,)
-
-    @staticmethod
-    def gen_cache(
-        root_path: Path, paths: List[str], *, timeout: Optional[int] = None, use_pyproject_toml: bool = False
-    ) -> Mapping[str, object]:
-        # Being set is what makes MetadataWrapper hand its ``cache`` entry to the constructor.
-        return {}
+    # Being set is what makes MetadataWrapper hand its ``cache`` entry to the constructor.
+    gen_cache = staticmethod(ProvenanceProvider.gen_cache)
 
     def __init__(self, cache: object = None) -> None:
         super().__init__(cache if cache is not None else "")  # "": no package
