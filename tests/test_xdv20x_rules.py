@@ -345,3 +345,28 @@ def test_opening_the_descriptor_just_made_is_no_failure(statement: str) -> None:
     assert codes(source, TempNotCleanedOnError) == []
     for failing in ("out = open(other, 'w')", "out = open(fd2, 'w')", "other.prepare(work)"):
         assert codes(source.replace(statement, f"{statement}\n    {failing}"), TempNotCleanedOnError) == ["XDV201"], failing
+
+
+@pytest.mark.parametrize(
+    "write, reported",
+    [
+        ("handle.write(json.dumps(record))", False),  # the disk fails, with OSError; json.dumps only on a bug
+        ("handle.writelines([json.dumps(record)])", False),
+        ("handle.write(render(record))", True),  # ``render`` may raise anything
+        ("other.write(json.dumps(record))", True),  # not the temp's file: anything
+    ],
+)
+def test_an_os_error_handler_covers_writes_of_the_temps_own_file(write: str, reported: bool) -> None:
+    source = (
+        "import json, os, tempfile\n"
+        "def save(record, path, render, other):\n"
+        "    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path))\n"
+        "    try:\n"
+        "        with os.fdopen(fd, 'w') as handle:\n"
+        f"            {write}\n"
+        "        os.replace(tmp, path)\n"
+        "    except OSError:\n"
+        "        os.unlink(tmp)\n"
+        "        raise\n"
+    )
+    assert codes(source, TempNotCleanedOnError) == (["XDV201"] if reported else [])

@@ -151,6 +151,8 @@ _BUG_ONLY_CALLS = frozenset({
 #: Calls that fail only on a bug when given the temp just made (or, for the first two,
 #: any descriptor): its mode, its descriptor's file object, its closing, entering it.
 _ON_A_FRESH_TEMP = frozenset({"os.fdopen", "os.close", "os.chmod", "os.fchmod", "os.lchmod", "os.chdir"})
+#: A file object's writing methods: on a file they fail with ``OSError`` (a full disk).
+_FILE_WRITES = frozenset({"write", "writelines", "flush", "truncate", "seek"})
 #: ``open`` by its names: given a descriptor, it is ``os.fdopen``.
 _OPENERS = frozenset({"builtins.open", "io.open"})
 #: Of those, the ones an object that does I/O may spell too (``session.get``, ``job.update``).
@@ -2840,8 +2842,12 @@ class _Flow:
                     pass  # logging handles its own errors (``Handler.handleError``)
                 elif not callees and self.a.function_raises(current) is None:
                     pass  # a same-module function that cannot raise (``def info(msg): _log.info(msg)``)
+                elif callees and callees <= _BUG_ONLY_CALLS:
+                    pass  # ``json.dumps(record)``: fails only on a bug (see ``likelihood``)
                 elif callees and all(c.startswith(names.OS_ERROR_MODULES) for c in callees):
                     found = "os"
+                elif self.writes_a_temp_file(current):
+                    found = "os"  # ``f.write(data)`` on the temp's own file: the disk fails, not the code
                 elif isinstance(current.func, cst.Attribute) and self.a.value_of(current.func.value).is_path:
                     found = "os"
                 else:
@@ -2855,6 +2861,15 @@ class _Flow:
         if not skip:
             self._raises[node] = found
         return found
+
+    def writes_a_temp_file(self, call: cst.Call) -> bool:
+        """``f.write(data)``, ``f.flush()`` on a file object of one of the temps (the
+        ``NamedTemporaryFile`` itself, ``with os.fdopen(fd, "w") as f``): what fails there
+        is the disk, an ``OSError``."""
+        func = call.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in _FILE_WRITES:
+            return False
+        return any(self.a.holds_object(func.value, t) or self.a.role(func.value, t) == HOLDER for t in self.temps)
 
     def safe_on_own_container(self, call: cst.Call) -> bool:
         """``found.append(x)``, ``seen.add(x)``, ``env.get(k)`` on a list, set or dict the

@@ -103,7 +103,10 @@ class TempNotCleanedOnError(Rule):
     bug could leave behind is not reported: when every statement between its creation
     and its removal fails only on a programming error (an `assert`, `os.fdopen`, `open`
     or `os.chmod` of the descriptor just made, `copy.deepcopy`, `uuid.uuid4()`,
-    `json.dumps`, `weakref.finalize`), the finding would name no real failure.
+    `json.dumps`, `weakref.finalize`), the finding would name no real failure. Such a
+    call raises nothing a handler must catch, and writing the temp's own file object
+    (`f.write`, `f.flush`) fails with `OSError`: an `except OSError` that removes the
+    temp covers `with os.fdopen(fd, "w") as f: f.write(json.dumps(record))`.
 
     A move's own failure is an error path only when the move crosses locations (what
     XDV101 and XDV102 flag) or its handler falls back to a copy: the same-directory
