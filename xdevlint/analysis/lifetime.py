@@ -155,7 +155,7 @@ _ON_A_FRESH_TEMP = frozenset({"os.fdopen", "os.close", "os.chmod", "os.fchmod", 
 _FILE_WRITES = frozenset({"write", "writelines", "flush", "truncate", "seek"})
 #: ``open`` by its names: given a descriptor, it is ``os.fdopen``.
 _OPENERS = frozenset({"builtins.open", "io.open"})
-#: Of those, the ones an object that does I/O may spell too (``session.get``, ``job.update``).
+#: Of ``_HARDLY_FAILING_METHODS``, the ones an object that does I/O may spell too (``session.get``, ``job.update``).
 _AMBIGUOUS_METHODS = frozenset({"get", "pop", "popleft", "update", "replace", "decode", "encode", "index", "count", "format", "join"})
 #: ``Path`` methods that only compute another name: no I/O.
 _PATH_ARITHMETIC = frozenset({"as_posix", "with_name", "with_suffix", "with_stem", "joinpath", "is_absolute", "as_uri"})
