@@ -792,7 +792,11 @@ class Analysis:
         """Whether ``function`` removes, moves or registers the removal of what ``x.attr`` holds."""
         probe = Temp(cst.Call(func=cst.Name("_")), function, "", DIRECTORY_OBJECT, "", False, inside=inside, attributes=frozenset({attr}))
         self._aliases(function, [probe])
-        return any(self.cleans(c, probe) or self.moves(c, probe) for c in self.calls.get(function, ()))
+        return self.lets_go_of(function, probe)
+
+    def lets_go_of(self, function: Node, temp: Temp) -> bool:
+        """Whether a call in ``function`` removes, moves or registers the removal of ``temp``."""
+        return any(self.cleans(c, temp) or self.moves(c, temp) for c in self.calls.get(function, ()))
 
     def inherits_unseen(self, cls: cst.ClassDef) -> bool:
         """Whether the class or one of its same-module relatives derives from a class of
@@ -1875,9 +1879,7 @@ class Analysis:
         for klass in self.family(cls):
             for statement in klass.body.body:
                 if isinstance(statement, cst.FunctionDef) and statement.name.value == name:
-                    probe = Temp(cst.Call(func=cst.Name("_")), statement, "", DIRECTORY_OBJECT, "", False, inside=inside, attributes=frozenset({attr}))
-                    self._aliases(statement, [probe])
-                    found = found or any(self.cleans(c, probe) or self.moves(c, probe) for c in self.calls.get(statement, ()))
+                    found = found or self.lets_go(statement, attr, inside)
         self._method_releases[key] = found
         return found
 
@@ -2752,9 +2754,7 @@ class _Flow:
         """Whether the function itself removes or moves the temp ``index`` somewhere."""
         found = self._removes_itself.get(index)
         if found is None:
-            temp = self.temps[index]
-            found = any(self.a.cleans(c, temp) or self.a.moves(c, temp) for c in self.a.calls.get(self.scope, ()))
-            self._removes_itself[index] = found
+            found = self._removes_itself[index] = self.a.lets_go_of(self.scope, self.temps[index])
         return found
 
     def hands_over(self, call: cst.Call, temp: Temp, index: int) -> Optional[Status]:
@@ -3066,7 +3066,7 @@ class _Flow:
         if isinstance(self.scope, cst.Module):
             nested = [n for n in a.calls if isinstance(n, (cst.FunctionDef, cst.Lambda))]
         for function in nested:
-            if any(a.cleans(c, temp) or a.moves(c, temp) for c in a.calls.get(function, ())):
+            if a.lets_go_of(function, temp):
                 return False  # a closure (or, for a module's temp, a function) lets go of it
         return True
 
