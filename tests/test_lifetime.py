@@ -41,8 +41,13 @@ def test_kinds_and_names() -> None:
     kinds = {l.temp.handle: (l.temp.kind, l.temp.is_path) for l in found}
     assert kinds == {
         "a": (FILE, False), "b": (DIRECTORY, False), "c": (FILE_OBJECT, False),
-        "d": (DIRECTORY_OBJECT, False), "e": (FILE, True),
+        "d": (DIRECTORY_OBJECT, False), "e": (FILE, True), "g": (FILE_OBJECT, False),
     }
+    # A deleting NamedTemporaryFile is followed (for a file made again at its name), and
+    # is no leak of its own.
+    (g,) = [l for l in found if l.temp.handle == "g"]
+    assert [l.temp.handle for l in found if l.temp.deleting] == ["g"] and g.temp.closing
+    assert not g.never_released and not g.leaks and g.remade is None
 
 
 def test_swallowing_handler_in_loop_leaks_at_the_move() -> None:
@@ -230,7 +235,8 @@ def test_creation_shapes() -> None:
             g = tempfile.NamedTemporaryFile(suffix=".mp4")
         """
     )
-    assert set(found) == {"a", "b", "c", "d", "e"}  # ``g`` deletes its file on close
+    assert set(found) == {"a", "b", "c", "d", "e", "g"}
+    assert [h for h, l in found.items() if l.temp.deleting] == ["g"]  # deletes its file on close
     assert (found["a"].temp.kind, found["a"].temp.named) == (FILE, False)
     assert (found["b"].temp.kind, found["b"].temp.named) == (FILE, True)  # a name, as from ``mktemp``
     assert found["c"].temp.inside and found["c"].temp.kind == DIRECTORY

@@ -163,6 +163,8 @@ def test_call_shapes(arguments: str, shape: object) -> None:
         ("from tempfile import NamedTemporaryFile, TemporaryDirectory\n", False),
         ("from tempfile import (\n    mkdtemp,\n    TemporaryDirectory,\n)\n", False),
         ("f = tempfile.NamedTemporaryFile(mode='w', suffix='.x')\n", False),
+        ("f = tempfile.NamedTemporaryFile(suffix='.x')\nf.close()\nsave(f.name)\n", True),  # made again at its name
+        ("with tempfile.NamedTemporaryFile() as f:\n    gz = f .name + '.gz'\n", True),
         ("# notes on mkdtemp: see the docs\n", True),
         ("f = tempfile.NamedTemporaryFile(delete=False)\n", True),
         ("f = tempfile.NamedTemporaryFile(**options)\n", True),

@@ -273,6 +273,9 @@ SURELY_RELEASED = {
     "renamed as a path": "import tempfile\nfrom pathlib import Path\ndef f(dst):\n    p = Path(tempfile.mkdtemp())\n    p.rename(dst)\n",
     "registered": "import atexit, shutil, tempfile\ndef f():\n    d = tempfile.mkdtemp()\n    atexit.register(shutil.rmtree, d)\n    print(d)\n",
     "deleted on close": "import tempfile\ndef f(data):\n    g = tempfile.NamedTemporaryFile()\n    g.write(data)\n",
+    "deleted by its with, name only read inside": (
+        "import tempfile\ndef f(run):\n    with tempfile.NamedTemporaryFile() as g:\n        run(g.name)\n    print('done')\n"
+    ),
     "a directory object": "import tempfile\ndef f(run):\n    t = tempfile.TemporaryDirectory()\n    run(t.name)\n",
     "kept on self by a class that removes it": (
         "import shutil, tempfile\nclass C:\n    def __init__(self):\n        self.d = tempfile.mkdtemp()\n"
@@ -293,6 +296,15 @@ KEPT = {
     "returned by a helper": "import tempfile\ndef make():\n    return tempfile.mkdtemp()\ndef f(run):\n    d = make()\n    run(d)\n",
     "a name used once": "import tempfile\ndef f(write):\n    p = tempfile.NamedTemporaryFile(suffix='.gif').name\n    write(p)\n",
     "a partial factory": "import functools, tempfile\nmk = functools.partial(tempfile.NamedTemporaryFile, delete=False)\ndef f(data):\n    g = mk()\n    g.write(data)\n",
+    "made again at a closed temp's name": (
+        "import tempfile\ndef f(save):\n    g = tempfile.NamedTemporaryFile(suffix='.xlsx')\n    g.close()\n    save(g.name)\n"
+    ),
+    "made again at its name after the with": (
+        "import tempfile\ndef f(save):\n    with tempfile.NamedTemporaryFile() as g:\n        name = g.name\n    save(name)\n"
+    ),
+    "made beside a deleting temp": (
+        "import tempfile\ndef f(pack):\n    with tempfile.NamedTemporaryFile() as g:\n        pack(g.name, f'{g.name}.gz')\n"
+    ),
     "in a holder that stays": "import tempfile\ndef f():\n    d = tempfile.mkdtemp()\n    holder = [d]\n    inspect(holder)\n",
 }
 

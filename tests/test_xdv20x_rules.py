@@ -370,3 +370,16 @@ def test_an_os_error_handler_covers_writes_of_the_temps_own_file(write: str, rep
         "        raise\n"
     )
     assert codes(source, TempNotCleanedOnError) == (["XDV201"] if reported else [])
+
+
+def test_xdv203_names_the_file_made_at_or_beside_a_deleted_temps_name() -> None:
+    """The object deleted its own file: the message names what made a file again at its
+    name, or beside it, which is the temp the finding is about."""
+    (again,) = _messages(FIXTURES / "XDV203" / "name_written_again_after_close.py")
+    assert again.startswith("the new file at `f.name` from `tempfile.NamedTemporaryFile(delete=True, suffix=\".xlsx\")`")
+    assert "the object deleted its own file, and `write_workbook(table, f.name, \"Sheet1\")` made one again at its name" in again
+    beside = _messages(FIXTURES / "XDV203" / "file_made_beside_a_deleting_temp.py")
+    assert len(beside) == 3 and all(m.startswith("the file made beside `f.name`") for m in beside)
+    assert "and `converter.run(f.name, f\"{f.name}.mp3\")` made one beside it that no path removes" in beside[1]
+    (leak,) = _messages(FIXTURES / "XDV201" / "name_written_again_removed_after_failing_steps.py")
+    assert leak.startswith("the new file at `f.name` from ") and "when `rows = list(read_workbook(f.name))` fails" in leak

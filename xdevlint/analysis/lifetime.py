@@ -39,6 +39,12 @@ Two verdicts come out of it, one ``Lifetime`` per creation:
   through) removes, moves, hands off or registers it (nor a closure, nor, kept on
   ``self``, any method of its class): every call leaves it, whatever the error paths do.
 
+A ``NamedTemporaryFile`` that deletes its file (the default) is followed too, held in a
+plain name: its file goes when it is closed or its ``with`` ends, and only its own file.
+When a later statement makes a file again at its name (``open(f.name, "w")``, a writer
+given ``f.name``) or beside it (``f.name + ".gz"``, ``Path(f.name).with_suffix(".x")``),
+that file is the temp from then on, as a ``mktemp`` name's is once used.
+
 Ownership handed to the caller moves the obligation: the helper that returns a temp is
 checked up to its ``return``, and each caller's call is a creation of its own.
 
@@ -61,7 +67,8 @@ from xdevlint.analysis.locations import TEMP, staging_name
 from xdevlint.analysis.moves import move_of
 from xdevlint.analysis.provenance import ProvenanceProvider
 from xdevlint.analysis.tree import children, decorated, is_property
-from xdevlint.analysis.values import EMPTY, STR, Fresh, Partial, Value
+from xdevlint.analysis.values import EMPTY, STR, TEMPDIR, Fresh, Parent, Partial, Value
+from xdevlint.analysis.values import FILE as FILE_VALUE
 
 #: What a temp is held as: a path to a file or a directory, or the object owning one.
 FILE, DIRECTORY, FILE_OBJECT, DIRECTORY_OBJECT = "file", "directory", "file object", "directory object"
@@ -172,6 +179,12 @@ _VIEWS = frozenset({"values", "keys", "copy"})
 _ORDERING = frozenset({"builtins.list", "builtins.tuple", "builtins.sorted", "builtins.reversed", "builtins.set"})
 #: Calls whose items are the paths a pattern matches.
 _GLOBS = frozenset({"glob.glob", "glob.iglob"})
+#: ``with pytest.raises(...)``: what fails inside makes nothing
+_EXPECTING = frozenset({"pytest.raises"})
+#: kinds of an object holding a temp (not its path)
+_OBJECT_VALUES = frozenset({FILE_VALUE, TEMPDIR})
+#: path methods naming a file beside the path (in its directory)
+_BESIDE_METHODS = frozenset({"with_suffix", "with_name", "with_stem"})
 _STDLIB = frozenset(sys.stdlib_module_names) | {"builtins"}
 _LOOPS = (cst.For, cst.While)
 _SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
@@ -191,6 +204,7 @@ Outcome = Dict[str, State]
 
 ABSENT: Status = ("absent",)
 NAMED: Status = ("named",)  # ``mktemp``: a name, until a statement using it creates the file
+DELETING: Status = ("deleting",)  # a ``NamedTemporaryFile`` still deleting its own file on close
 LIVE: Status = ("live",)
 REMOVED: Status = ("removed",)
 MOVED: Status = ("moved",)
@@ -238,6 +252,10 @@ class Temp:
     #: attribute names that denote the temp on any object (used to ask a class about it)
     attributes: FrozenSet[str] = frozenset()
     descriptor: Optional[str] = None  # ``fd`` of ``fd, tmp = mkstemp()``
+    #: a ``NamedTemporaryFile`` deleting its own file: the temp is a file made again at
+    #: its name or beside it; ``closing``: ``close()`` deletes it (``delete_on_close``)
+    deleting: bool = False
+    closing: bool = False
     handles: Dict[str, str] = field(default_factory=dict, compare=False, hash=False)  # name -> role
 
 
@@ -286,6 +304,10 @@ class Lifetime:
     #: made on ``self`` in ``__enter__`` (``setUp``): the method and the one that would have
     #: removed it, which never runs when the first raises
     entering: Optional[Tuple[str, str]] = None
+    #: for a deleting ``NamedTemporaryFile``: the statement that made a file again at its
+    #: name, or (``beside``) one beside it
+    remade: Optional[Node] = None
+    beside: bool = False
 
     @property
     def leaking(self) -> bool:
@@ -1056,11 +1078,14 @@ class Analysis:
                             returned = replace(made, index=where if made.index is None else made.index)
                 for temp in temps:
                     if self.holds_object(expression, temp):
-                        returned = Made(temp.kind, temp.factory, where, named=temp.named, inside=temp.inside, located=temp.located)
+                        if not temp.deleting:
+                            returned = Made(temp.kind, temp.factory, where, named=temp.named, inside=temp.inside, located=temp.located)
                     elif self.refers(expression, temp):
-                        # ``return f.name`` of a ``NamedTemporaryFile(delete=False)``: the caller gets a path
+                        # ``return f.name`` of a ``NamedTemporaryFile(delete=False)``: the caller gets
+                        # a path; of one that deletes its file (gone with the object), only a name
                         kind = FILE if temp.kind == FILE_OBJECT else temp.kind
-                        returned = Made(kind, temp.factory, where, named=temp.named, inside=temp.inside, located=temp.located)
+                        named = temp.named or temp.deleting
+                        returned = Made(kind, temp.factory, where, named=named, inside=temp.inside, located=temp.located)
                     elif temp.kind == DIRECTORY and self.derives(expression, temp):
                         returned = Made(DIRECTORY, temp.factory, where, inside=True, located=temp.located)
             if returned is None:
@@ -1216,8 +1241,6 @@ class Analysis:
         if climbed is None:
             return None
         expression, made, conditional, guards = climbed
-        if made.deleting:
-            return None  # deleted on close: the object cleans up after itself
         if made.located and self._redirected(call):
             made = replace(made, located=False)
         parent = self.parent.get(expression)
@@ -1249,6 +1272,8 @@ class Analysis:
             target = target.elements[made.index].value
         if target is None or statement is None:
             return None
+        if made.deleting and (item or not isinstance(target, cst.Name)):
+            return None  # deleted on close; only a plain name is followed to what is made at its name
         scope = self.scope_of.get(call, self.module)
         owner: Optional[cst.ClassDef] = None
         if isinstance(target, cst.Subscript):  # ``env["TMP"] = mkdtemp()``
@@ -1280,7 +1305,8 @@ class Analysis:
         temp = Temp(
             call, statement, made.factory, made.kind, key, is_path, named=made.named, inside=made.inside,
             located=made.located, conditional=conditional, guards=guards, owner=owner, descriptor=descriptor, item=item,
-            unique=made.unique,
+            unique=made.unique, deleting=made.deleting,
+            closing=made.deleting and not _is_false(_argument(call, -1, "delete_on_close")),
         )
         temp.handles[key] = HOLDER if item else OBJECT if made.kind in _OBJECTS else PATH
         return temp
@@ -1657,6 +1683,62 @@ class Analysis:
                 return True
         return False
 
+    def uses_name(self, node: Node, temp: Temp) -> bool:
+        """Whether ``node`` gives the name of a deleting ``NamedTemporaryFile`` (its path, not
+        its object) to a call that may make a file there (``open(f.name, "w")``,
+        ``wb.save(path)``); not to one only asking about it, nor one expected to fail."""
+        fresh = Fresh(temp.creation)
+        return self._given(node, lambda v: fresh in v.idents and not v.kinds & _OBJECT_VALUES)
+
+    def uses_beside(self, node: Node, temp: Temp) -> bool:
+        """Whether ``node`` gives a path beside a ``NamedTemporaryFile``'s (``f.name + ".gz"``,
+        ``Path(f.name).with_suffix(".x")``) to a call that may make a file there."""
+        fresh = Fresh(temp.creation)
+        return self._given(node, lambda v: Parent(fresh) in v.within and fresh not in v.idents)
+
+    def made_at(self, expression: Node, temp: Temp) -> bool:
+        """A path at or beside a deleting ``NamedTemporaryFile``'s (``f2.name`` of ``f2 =
+        open(f.name, "w")``, ``f.name + ".gz"``): removing it removes what was made there."""
+        if not temp.deleting:
+            return False
+        value, fresh = self.value_of(expression), Fresh(temp.creation)
+        return fresh in value.idents and not value.kinds & _OBJECT_VALUES or Parent(fresh) in value.within
+
+    def _given(self, node: Node, wanted: Callable[[Value], bool]) -> bool:
+        for inner in self._walk(node):
+            if not isinstance(inner, cst.Call) or self._makes_nothing(inner) or self._expects_failure(inner):
+                continue
+            if any(not a.star and wanted(self.value_of(a.value)) for a in inner.args):
+                return True
+        return False
+
+    def _expects_failure(self, call: cst.Call) -> bool:
+        """An assertion (``assertEqual(f.name, x)``), or a call inside ``pytest.raises``/
+        ``assertRaises``: it looks at the name and makes nothing."""
+        name = _terminal(call.func)
+        if name is not None and name.startswith("assert"):
+            return True
+        node = self.parent.get(call)
+        while node is not None and not isinstance(node, (*_SCOPES, cst.Module)):
+            if isinstance(node, cst.With) and any(
+                isinstance(i.item, cst.Call) and (self.value_of(i.item.func).callees & _EXPECTING or (_terminal(i.item.func) or "").startswith("assertRaises"))
+                for i in node.items
+            ):
+                return True
+            node = self.parent.get(node)
+        return False
+
+    def names_beside(self, scope: Node, temp: Temp) -> bool:
+        """Whether the function spells a path beside the temp's (a sum, an f-string,
+        ``with_suffix``): only then can a file be made beside it."""
+        for node in self.own_nodes(scope):
+            if isinstance(node, (cst.BinaryOperation, cst.FormattedString)) or (
+                isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _BESIDE_METHODS
+            ):
+                if self.mentions(node, temp):
+                    return True
+        return False
+
     def _makes_nothing(self, call: cst.Call) -> bool:
         """A call that only computes a name or a message from its arguments."""
         if isinstance(call.func, cst.Attribute) and call.func.attr.value in names.LOGGING_METHODS | _PATH_ARITHMETIC:
@@ -1790,7 +1872,7 @@ class Analysis:
         value = self.value_of(func)
         callees = value.callees
         first = _argument(call, 0, "path")
-        if callees & names.CLEANUP_FUNCTIONS and first is not None and self.names_directory(first, temp):
+        if callees & names.CLEANUP_FUNCTIONS and first is not None and (self.names_directory(first, temp) or self.made_at(first, temp)):
             return True
         if temp.factory in names.DOWNLOAD_TEMPS and names.DOWNLOAD_CLEANUP in callees:
             return True  # ``urlcleanup()`` removes what ``urlretrieve`` downloaded
@@ -1798,7 +1880,7 @@ class Analysis:
             if func.attr.value == "cleanup":
                 if temp.kind == DIRECTORY_OBJECT and self.holds_object(func.value, temp):
                     return True
-            elif self.names_directory(func.value, temp):
+            elif self.names_directory(func.value, temp) or self.made_at(func.value, temp):
                 return True
         if self.argument_effect(call, temp) == REMOVED:
             return True
@@ -2193,6 +2275,10 @@ class _Flow:
         }
         #: ``self.attr`` a temp is stored on that no method of the class removes
         self.kept_on: Dict[int, str] = {}
+        #: deleting ``NamedTemporaryFile`` temps: the statement that made a file again at the
+        #: name, or beside it; and those a path beside which is spelled out in the function
+        self.remade: Dict[int, Tuple[Node, bool]] = {}
+        self.besides = frozenset(i for i, t in enumerate(temps) if t.deleting and analysis.names_beside(scope, t))
         self.flags = self._flags() if temps else frozenset()
 
     def _flags(self) -> FrozenSet[str]:
@@ -2281,9 +2367,9 @@ class _Flow:
         if following is not None:
             following = dict(following)
             for index in self.created[node]:
-                named = self.temps[index].named
-                following[index] = frozenset({NAMED if named else LIVE})
-                if not named:
+                temp = self.temps[index]
+                following[index] = frozenset({DELETING if temp.deleting else NAMED if temp.named else LIVE})
+                if not temp.named and not temp.deleting:
                     self.alive.add(index)
             out["next"] = following
         return out
@@ -2382,14 +2468,41 @@ class _Flow:
         return after
 
     def used(self, node: Node, state: State) -> State:
-        """A ``mktemp`` name exists once a statement that uses it has completed."""
+        """A ``mktemp`` name exists once a statement that uses it has completed. A deleting
+        ``NamedTemporaryFile`` leaves only its name once closed; a file made again at that
+        name, or beside it, is then the temp."""
         after = state
         for index, statuses in state.items():
-            if NAMED in statuses and self.a.uses(node, self.temps[index]):
+            temp = self.temps[index]
+            if temp.deleting:
+                if DELETING in statuses and temp.closing and self.closes(node, temp):
+                    statuses = (statuses - {DELETING}) | {NAMED}
+                beside = False
+                if NAMED in statuses and self.a.uses_name(node, temp):
+                    made = NAMED
+                elif statuses & {NAMED, DELETING} and index in self.besides and self.a.uses_beside(node, temp):
+                    made, beside = (DELETING if DELETING in statuses else NAMED), True
+                else:
+                    if statuses is not state[index]:
+                        after = dict(after) if after is state else after
+                        after[index] = statuses
+                    continue
+                after = dict(after) if after is state else after
+                after[index] = (statuses - {made}) | {LIVE}
+                self.alive.add(index)
+                self.remade.setdefault(index, (self.statement_of(node), beside))
+            elif NAMED in statuses and self.a.uses(node, temp):
                 after = dict(after) if after is state else after
                 after[index] = (statuses - {NAMED}) | {LIVE}
                 self.alive.add(index)
         return after
+
+    def closes(self, node: Node, temp: Temp) -> bool:
+        """Whether ``node`` calls ``close()`` on the temp's object (which deletes its file)."""
+        return any(
+            isinstance(c.func, cst.Attribute) and c.func.attr.value == "close" and not c.args and self.a.holds_object(c.func.value, temp)
+            for c in calls_in(node)
+        )
 
     def raised(self, state: State, origin: Node, cls: str, reraise: bool = False) -> State:
         """The statuses an exception from ``origin`` carries.
@@ -2626,12 +2739,20 @@ class _Flow:
         state = self.apply(state, effects)
         for item in node.items:
             state = self.used(item.item, state)
-        if node in self.created:
+        made = self.created.get(node, ())
+        if made:
             state = dict(state)
-            for index in self.created[node]:
-                state[index] = frozenset({LIVE})
-                self.alive.add(index)
+            for index in made:
+                if self.temps[index].deleting:
+                    state[index] = frozenset({DELETING})
+                else:
+                    state[index] = frozenset({LIVE})
+                    self.alive.add(index)
         body = self.suite(node.body, state)
+        deleted = [i for i in made if self.temps[i].deleting]
+        for kind, kind_state in body.items() if deleted else ():
+            if kind != "raise":  # the end of the block deletes the file: only its name is left
+                body[kind] = {i: frozenset(NAMED if s == DELETING and i in deleted else s for s in ss) for i, ss in kind_state.items()}
         raised = body.pop("raise", None) if self.suppresses_os_errors(node) else None
         if raised is not None:
             # ``with suppress(OSError): os.chmod(tmp, mode)``: the I/O failures the body can
@@ -2908,6 +3029,8 @@ class _Flow:
 
     def lifetime(self, index: int, temp: Temp) -> Lifetime:
         found = self._lifetime(index, temp)
+        if index in self.remade:
+            found = replace(found, remade=self.remade[index][0], beside=self.remade[index][1])
         if not found.leaks:
             return found
         # The first of the likeliest to fail (``max`` keeps the first of equals).
@@ -3022,8 +3145,9 @@ class _Flow:
                 isinstance(node, cst.BaseSmallStatement) and index in self.effects(node) for node in self.a.own_nodes(self.scope)
             )
             return Lifetime(temp, handed, leaks, never_released=never, kept_on=kept_on, only_on_error=on_error)
-        if temp.conditional or temp.inside or temp.item or temp.unique:
-            # No fix: the cleanup would need the directory, a test, or the item's key.
+        if temp.conditional or temp.inside or temp.item or temp.unique or temp.deleting:
+            # No fix: the cleanup would need the directory, a test, the item's key, or the
+            # file made at (or beside) a deleted temp's name.
             return Lifetime(temp, True, leaks)
         fixes = []
         for handler in dict.fromkeys(l.handler for l in leaks if l.handler is not None):

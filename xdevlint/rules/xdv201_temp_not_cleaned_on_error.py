@@ -261,7 +261,7 @@ class TempNotCleanedOnError(Rule):
             how = f"`{self.code(leak.handler)}` {_EXITS[leak.exit]}"
         others = len(lifetime.leaks) - 1
         message = self.MESSAGE.format(
-            name=held_as(temp), factory=self.code(temp.creation), origin=origin, how=how
+            name=held_as(temp, lifetime.beside), factory=self.code(temp.creation), origin=origin, how=how
         )
         if others:
             message += f" (and {others} other error path{'s' if others > 1 else ''})"
@@ -277,9 +277,12 @@ class TempNotCleanedOnError(Rule):
         return self._cleanups.fix(lifetime)
 
 
-def held_as(temp: Temp) -> str:
+def held_as(temp: Temp, beside: bool = False) -> str:
     """How a message names the temp: by the name holding it, the container holding it
-    (``env[...]``), or, for a path inside a new temp directory, that directory."""
+    (``env[...]``), for a path inside a new temp directory, that directory, and for a
+    ``NamedTemporaryFile`` that deleted its own file, the file made at its name or beside it."""
+    if temp.deleting:
+        return f"the file made beside `{temp.handle}.name`" if beside else f"the new file at `{temp.handle}.name`"
     if temp.item:
         return f"`{temp.handle}[...]`"
     if temp.inside:

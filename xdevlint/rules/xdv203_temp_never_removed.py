@@ -54,6 +54,10 @@ class TempNeverRemoved(Rule):
     new temp directory the directory is the temp: removing or moving the file leaves
     it, and the message names "the directory holding" the path. A `TemporaryDirectory`
     object is not reported: its finalizer removes the directory when the object goes.
+    A `NamedTemporaryFile` that deletes its file (the default) is reported only for a
+    file made again at its name once it is closed or its `with` has ended
+    (`open(f.name, "w")`, `wb.save(f.name)`), or made beside it (`f.name + ".gz"`,
+    `Path(f.name).with_suffix(".csv")`): the object removes its own file, never those.
     A `mktemp` name (or a unique name in the temp directory) given first to a call that
     returns a value is a stem: `shutil.make_archive(stem, "zip", ...)` and helpers like
     it write `stem + ".zip"` and return that name, so the result is the temp and
@@ -157,7 +161,13 @@ class TempNeverRemoved(Rule):
             why = f"it is kept on `{lifetime.kept_on}`, and no method of the class removes or moves it"
         elif lifetime.only_on_error:
             why = "only an `except` clause removes, moves or hands it on"
+        elif lifetime.remade is not None:
+            made = snippet(self.module.code_for_node(lifetime.remade))
+            if lifetime.beside:
+                why = f"the object deletes only its own file, and `{made}` made one beside it that no path removes"
+            else:
+                why = f"the object deleted its own file, and `{made}` made one again at its name that no path removes"
         else:
             why = "no path removes, moves, hands on or registers it"
         factory = snippet(self.module.code_for_node(temp.creation))
-        self.report(node, self.MESSAGE.format(name=held_as(temp), factory=factory, why=why))
+        self.report(node, self.MESSAGE.format(name=held_as(temp, lifetime.beside), factory=factory, why=why))

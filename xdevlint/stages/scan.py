@@ -808,13 +808,14 @@ _IMPORT_LINE = re.compile(r"[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import\b")
 _IMPORT_BRACKET = re.compile(r"import\s*$")
 _ALIASED = re.compile(r"\s+as\b")
 _WITH = re.compile(r"(?:^|[\s;:])with\s*$")
-_NAME_OF_CALL = re.compile(r"\)[\s\\]*\.[\s\\]*name\b")
+_NAME_ATTRIBUTE = re.compile(r"\.[\s\\]*name\b")
 
 
 def _text_may_hold_temp(text: str) -> bool:
     """False only when every factory in the text makes a temp nobody holds: an import
     of the name (not ``as`` another), ``NamedTemporaryFile(...)`` without ``delete``
-    (in a file where no call is followed by ``.name``), ``with TemporaryDirectory() as d``.
+    (in a file that reads no ``.name``: a file made again at the name of one, or beside
+    it, is a temp), ``with TemporaryDirectory() as d``.
     Anything else goes on to the AST pass, and so does a file that may name something
     unique in the temp directory (``gettempdir`` and ``uuid4``)."""
     if "gettempdir" in text and _UNIQUE_WORD.search(text):
@@ -835,8 +836,8 @@ def _text_may_hold_temp(text: str) -> bool:
             continue
         if word == "NamedTemporaryFile":
             shape = _call_shape(text, call.end())
-            if shape is None or shape[2] or "delete" in shape[1] or shape[0] > 7 or _NAME_OF_CALL.search(text):
-                return True  # ``NamedTemporaryFile().name`` is a name the object no longer guards
+            if shape is None or shape[2] or "delete" in shape[1] or shape[0] > 7 or _NAME_ATTRIBUTE.search(text):
+                return True  # ``f.name`` may outlive the file (``NamedTemporaryFile().name``, after ``close()``)
             continue  # deleted on close
         if word == "TemporaryDirectory" and _WITH.search(text, max(0, start - 200), _chain_start(text, start)):
             continue  # the context manager removes it

@@ -43,6 +43,8 @@ _JOINING_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.JOIN_CALLS | names
 #: The statements a ``mktemp`` name may wait in before a use creates its file.
 _SIMPLE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Pass)
 _REMOVING_METHODS = frozenset({"unlink", "rmdir"})
+#: Path methods naming a file beside the path.
+_BESIDE_METHODS = frozenset({"with_suffix", "with_name", "with_stem"})
 
 
 class ModuleIndex:
@@ -292,6 +294,8 @@ def _held(module: ModuleIndex, call: ast.Call) -> Tuple[str, Optional[ast.AST], 
     if inside:
         return "unknown", parent, None  # only removing its directory lets go of it: not followed here
     if factory == "NamedTemporaryFile" and not _deletes_never(call) and not named:
+        if _name_outlives_file(module, parent):
+            return "unknown", parent, None  # a file may be made again at its name, or beside it
         return "none", None, None  # deleted on close: the object cleans up after itself
     if isinstance(parent, ast.Return):
         return "unknown", parent, None  # a helper: each caller's call is a creation
@@ -320,6 +324,53 @@ def _held(module: ModuleIndex, call: ast.Call) -> Tuple[str, Optional[ast.AST], 
     if scope is None or _returned(scope, handle) and _used_elsewhere(module, scope):
         return "unknown", parent, None
     return "held", parent, _Temp(factory, handle, scope)
+
+
+def _name_outlives_file(module: ModuleIndex, holder: Optional[ast.AST]) -> bool:
+    """Whether a deleting ``NamedTemporaryFile`` held in a name (``f = ...``, ``with ... as
+    f``) may have a file made at its name after it is closed (``f.close()``, or a read of
+    it or of a name bound from it outside its ``with``), or beside it (a sum, an f-string,
+    ``with_suffix``), or is returned by a helper: the analysis follows those."""
+    if isinstance(holder, ast.withitem):
+        target, statement = holder.optional_vars, module.parents.get(holder)
+    elif isinstance(holder, ast.Assign) and len(holder.targets) == 1:
+        target, statement = holder.targets[0], holder
+    else:
+        return False  # not held in a name: the analysis does not follow it
+    if not isinstance(target, ast.Name) or statement is None:
+        return False
+    scope = _scope(module, statement)
+    if scope is None:
+        return True
+    held = {target.id}
+    nodes = list(ast.walk(scope))
+    for _ in range(len(nodes)):  # names bound from it, to a fixpoint
+        before = len(held)
+        for node in nodes:
+            bound: List[Tuple[Optional[ast.AST], Optional[ast.AST]]] = []
+            if isinstance(node, ast.Assign):
+                bound = [(node.value, t) for t in node.targets]
+            elif isinstance(node, (ast.AnnAssign, ast.NamedExpr, ast.For, ast.AsyncFor)):
+                bound = [(node.iter if isinstance(node, (ast.For, ast.AsyncFor)) else node.value, node.target)]
+            elif isinstance(node, ast.withitem):
+                bound = [(node.context_expr, node.optional_vars)]
+            for value, bound_to in bound:
+                if value is not None and bound_to is not None and _mentions(value, held):
+                    held.update(n.id for n in ast.walk(bound_to) if isinstance(n, ast.Name))
+        if len(held) == before:
+            break
+    if _returned(scope, target.id) and _used_elsewhere(module, scope):
+        return True
+    for node in nodes:
+        if isinstance(node, (ast.BinOp, ast.JoinedStr)) or isinstance(node, ast.Call) and _terminal(node.func) in _BESIDE_METHODS:
+            if _mentions(node, held):
+                return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "close" and _mentions(node.func.value, held):
+            return True
+    if isinstance(holder, ast.withitem):
+        inside = {id(n) for n in ast.walk(statement)}
+        return any(isinstance(n, ast.Name) and n.id in held and id(n) not in inside for n in nodes)
+    return False
 
 
 def _on_self(module: ModuleIndex, target: ast.Attribute) -> bool:
