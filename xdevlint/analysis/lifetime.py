@@ -183,6 +183,9 @@ _GLOBS = frozenset({"glob.glob", "glob.iglob"})
 _EXPECTING = frozenset({"pytest.raises"})
 #: kinds of an object holding a temp (not its path)
 _OBJECT_VALUES = frozenset({FILE_VALUE, TEMPDIR})
+#: calls named for reading a file (``read_csv``, ``_load_lattice``, ``import_file``, ``fromxlsx``):
+#: given a deleted temp's name, they make nothing there
+_READING_NAME = re.compile(r"_*(?:read|load|import|parse|from)", re.I)
 #: path methods naming a file beside the path (in its directory)
 _BESIDE_METHODS = frozenset({"with_suffix", "with_name", "with_stem"})
 _STDLIB = frozenset(sys.stdlib_module_names) | {"builtins"}
@@ -1694,7 +1697,7 @@ class Analysis:
         """Whether ``node`` gives a path beside a ``NamedTemporaryFile``'s (``f.name + ".gz"``,
         ``Path(f.name).with_suffix(".x")``) to a call that may make a file there."""
         fresh = Fresh(temp.creation)
-        return self._given(node, lambda v: Parent(fresh) in v.within and fresh not in v.idents)
+        return self._given(node, lambda v: Parent(fresh) in v.within and fresh not in v.idents, embedded=True)
 
     def made_at(self, expression: Node, temp: Temp) -> bool:
         """A path at or beside a deleting ``NamedTemporaryFile``'s (``f2.name`` of ``f2 =
@@ -1704,12 +1707,23 @@ class Analysis:
         value, fresh = self.value_of(expression), Fresh(temp.creation)
         return fresh in value.idents and not value.kinds & _OBJECT_VALUES or Parent(fresh) in value.within
 
-    def _given(self, node: Node, wanted: Callable[[Value], bool]) -> bool:
+    def _given(self, node: Node, wanted: Callable[[Value], bool], embedded: bool = False) -> bool:
+        """Whether ``node`` gives a wanted path to a call that may make a file there;
+        ``embedded``: also one written into an f-string argument (``f"ark,t:{path}"``)."""
         for inner in self._walk(node):
             if not isinstance(inner, cst.Call) or self._makes_nothing(inner) or self._expects_failure(inner):
                 continue
-            if any(not a.star and wanted(self.value_of(a.value)) for a in inner.args):
-                return True
+            if _READING_NAME.match(_terminal(inner.func) or ""):
+                continue  # ``load(f.name)``, ``toil.import_file(f.name)``: it reads what is there
+            for arg in inner.args:
+                if arg.star:
+                    continue
+                if wanted(self.value_of(arg.value)):
+                    return True
+                if embedded and isinstance(arg.value, cst.FormattedString) and any(
+                    isinstance(part, cst.FormattedStringExpression) and wanted(self.value_of(part.expression)) for part in arg.value.parts
+                ):
+                    return True
         return False
 
     def _expects_failure(self, call: cst.Call) -> bool:
