@@ -385,3 +385,9 @@ def test_xdv203_names_the_file_made_at_or_beside_a_deleted_temps_name() -> None:
     assert "and `decoder.decode_write_lattice(scores, f\"ark,t:{lattice}\")` made one beside it" in beside[3]
     (leak,) = _messages(FIXTURES / "XDV201" / "name_written_again_removed_after_failing_steps.py")
     assert leak.startswith("the new file at `f.name` from ") and "when `rows = list(read_workbook(f.name))` fails" in leak
+
+
+def test_a_csv_writer_is_not_named_as_the_failure() -> None:
+    """``csv.writer(f)`` fails only on a bug; the row written next is the likeliest failure."""
+    (message,) = _messages(FIXTURES / "XDV201" / "likeliest_failure_is_a_write_not_a_csv_writer.py")
+    assert "is left behind when `writer.writerows(rows)` fails" in message

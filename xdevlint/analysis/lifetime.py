@@ -154,6 +154,7 @@ _BUG_ONLY_CALLS = frozenset({
     "weakref.finalize", "weakref.ref", "functools.partial", "itertools.count", "re.compile", "re.escape",
     "threading.Lock", "threading.RLock", "threading.Event", "hashlib.md5", "hashlib.sha1", "hashlib.sha256",
     "secrets.token_hex", "secrets.token_urlsafe", "textwrap.dedent", "dataclasses.replace", "dataclasses.asdict",
+    "csv.writer", "csv.reader", "csv.DictWriter", "csv.DictReader",
 })
 #: Calls that fail only on a bug when given the temp just made (or, for the first two,
 #: any descriptor): its mode, its descriptor's file object, its closing, entering it.
@@ -162,6 +163,7 @@ _ON_A_FRESH_TEMP = frozenset({"os.fdopen", "os.close", "os.chmod", "os.fchmod", 
 _FILE_WRITES = frozenset({"write", "writelines", "flush", "truncate", "seek"})
 #: ``open`` by its names: given a descriptor, it is ``os.fdopen``.
 _OPENERS = frozenset({"builtins.open", "io.open"})
+_MAKE_DIRECTORIES = frozenset({"os.makedirs", "os.mkdir"})
 #: Of ``_HARDLY_FAILING_METHODS``, the ones an object that does I/O may spell too (``session.get``, ``job.update``).
 _AMBIGUOUS_METHODS = frozenset({"get", "pop", "popleft", "update", "replace", "decode", "encode", "index", "count", "format", "join"})
 #: ``Path`` methods that only compute another name: no I/O.
@@ -3119,6 +3121,8 @@ class _Flow:
             return callees <= {"os.fdopen", "os.close"} or any(self.a.refers(first, t) for t in self.temps)
         if callees and callees <= _OPENERS and call.args and self.opens_descriptor(call.args[0]):
             return True  # ``open(fd, "w")`` of ``fd, tmp = mkstemp()``: ``os.fdopen`` by another name
+        if callees and callees <= _MAKE_DIRECTORIES and call.args and not call.args[0].star and call.args[0].keyword is None:
+            return self.below_a_fresh_directory(call.args[0].value)  # ``os.makedirs(join(tmp, "git"))``
         if callees:
             return all(
                 c.startswith(("builtins.", "os.path.")) and c not in _FALLIBLE_BUILTINS
@@ -3132,11 +3136,22 @@ class _Flow:
         receiver = self.a.value_of(func.value)
         if receiver.is_path and func.attr.value in _PATH_ARITHMETIC:
             return True
+        if func.attr.value == "mkdir" and self.below_a_fresh_directory(func.value):
+            return True
         if func.attr.value not in _HARDLY_FAILING_METHODS:
             return False
         # ``session.get(url)``, ``obj.update()``: on a receiver of unknown kind, only the
         # methods no I/O object is likely to spell alike.
         return not receiver.is_path and (bool(receiver.kinds) or func.attr.value not in _AMBIGUOUS_METHODS)
+
+    def below_a_fresh_directory(self, path: Node) -> bool:
+        """A path inside a temp directory the function made: making a directory there fails
+        only when the disk is full, as any write to the temp would."""
+        value = self.a.value_of(path)
+        return any(
+            t.kind == DIRECTORY and not t.inside and Fresh(t.creation) in value.within and Fresh(t.creation) not in value.idents
+            for t in self.temps
+        )
 
     def opens_descriptor(self, arg: cst.Arg) -> bool:
         """Whether ``arg`` is the descriptor of a temp's ``mkstemp`` (``fd`` of ``fd, tmp``)."""
