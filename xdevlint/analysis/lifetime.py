@@ -1736,13 +1736,14 @@ class Analysis:
             return True
         node = self.parent.get(call)
         while node is not None and not isinstance(node, (*_SCOPES, cst.Module)):
-            if isinstance(node, cst.With) and any(
-                isinstance(i.item, cst.Call) and (self.value_of(i.item.func).callees & _EXPECTING or (_terminal(i.item.func) or "").startswith("assertRaises"))
-                for i in node.items
-            ):
+            if isinstance(node, cst.With) and any(isinstance(i.item, cst.Call) and self._expecting(i.item) for i in node.items):
                 return True
             node = self.parent.get(node)
         return False
+
+    def _expecting(self, call: cst.Call) -> bool:
+        """``pytest.raises(...)``, ``self.assertRaises(...)``: a block that expects a failure."""
+        return bool(self.value_of(call.func).callees & _EXPECTING) or (_terminal(call.func) or "").startswith("assertRaises")
 
     def names_beside(self, scope: Node, temp: Temp) -> bool:
         """Whether the function spells a path beside the temp's (a sum, an f-string,
@@ -2491,27 +2492,32 @@ class _Flow:
         for index, statuses in state.items():
             temp = self.temps[index]
             if temp.deleting:
-                if DELETING in statuses and temp.closing and self.closes(node, temp):
-                    statuses = (statuses - {DELETING}) | {NAMED}
-                beside = False
-                if NAMED in statuses and self.a.uses_name(node, temp):
-                    made = NAMED
-                elif statuses & {NAMED, DELETING} and index in self.besides and self.a.uses_beside(node, temp):
-                    made, beside = (DELETING if DELETING in statuses else NAMED), True
-                else:
-                    if statuses is not state[index]:
-                        after = dict(after) if after is state else after
-                        after[index] = statuses
-                    continue
-                after = dict(after) if after is state else after
-                after[index] = (statuses - {made}) | {LIVE}
-                self.alive.add(index)
-                self.remade.setdefault(index, (self.statement_of(node), beside))
+                updated = self.remade_by(node, index, statuses)
             elif NAMED in statuses and self.a.uses(node, temp):
-                after = dict(after) if after is state else after
-                after[index] = (statuses - {NAMED}) | {LIVE}
+                updated = (statuses - {NAMED}) | {LIVE}
                 self.alive.add(index)
+            else:
+                continue
+            if updated != statuses:
+                after = dict(after) if after is state else after
+                after[index] = updated
         return after
+
+    def remade_by(self, node: Node, index: int, statuses: FrozenSet[Status]) -> FrozenSet[Status]:
+        """A deleting ``NamedTemporaryFile`` after ``node``: closed (only its name is left),
+        or a file made again at its name or beside it (the temp, from then on)."""
+        temp = self.temps[index]
+        if DELETING in statuses and temp.closing and self.closes(node, temp):
+            statuses = (statuses - {DELETING}) | {NAMED}
+        if NAMED in statuses and self.a.uses_name(node, temp):
+            gone, beside = NAMED, False
+        elif statuses & {NAMED, DELETING} and index in self.besides and self.a.uses_beside(node, temp):
+            gone, beside = (DELETING if DELETING in statuses else NAMED), True
+        else:
+            return statuses
+        self.alive.add(index)
+        self.remade.setdefault(index, (self.statement_of(node), beside))
+        return (statuses - {gone}) | {LIVE}
 
     def closes(self, node: Node, temp: Temp) -> bool:
         """Whether ``node`` calls ``close()`` on the temp's object (which deletes its file)."""
@@ -2765,10 +2771,10 @@ class _Flow:
                     state[index] = frozenset({LIVE})
                     self.alive.add(index)
         body = self.suite(node.body, state)
-        deleted = [i for i in made if self.temps[i].deleting]
-        for kind, kind_state in body.items() if deleted else ():
+        deleted = frozenset(i for i in made if self.temps[i].deleting)
+        for kind in body if deleted else ():
             if kind != "raise":  # the end of the block deletes the file: only its name is left
-                body[kind] = {i: frozenset(NAMED if s == DELETING and i in deleted else s for s in ss) for i, ss in kind_state.items()}
+                body[kind] = {i: frozenset(NAMED if s == DELETING and i in deleted else s for s in ss) for i, ss in body[kind].items()}
         raised = body.pop("raise", None) if self.suppresses_os_errors(node) else None
         if raised is not None:
             # ``with suppress(OSError): os.chmod(tmp, mode)``: the I/O failures the body can
