@@ -101,6 +101,8 @@ TWENTIETH_FINDINGS_FILE = BENCH / "ecosystem-twentieth-findings.txt"
 TWENTIETH_REVIEW_FILE = BENCH / "ecosystem-twentieth-review.md"
 TWENTY_FIRST_FINDINGS_FILE = BENCH / "ecosystem-twenty-first-findings.txt"
 TWENTY_FIRST_REVIEW_FILE = BENCH / "ecosystem-twenty-first-review.md"
+TWENTY_SECOND_FINDINGS_FILE = BENCH / "ecosystem-twenty-second-findings.txt"
+TWENTY_SECOND_REVIEW_FILE = BENCH / "ecosystem-twenty-second-review.md"
 DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
 
 PINS: Tuple[str, ...] = (
@@ -970,6 +972,59 @@ TWENTY_FIRST_PINS: Tuple[str, ...] = (
     "wagtail-localize==1.14.5",
     "weblate==5.14.3",
 )
+
+#: A twenty-second held-out set, chosen on 2026-12-07 once the twenty-first set had been read:
+#: the newest releases for Python 3.11 that day of data-pipeline, cloud-ML and cluster SDKs,
+#: geospatial and scientific file formats, bioinformatics, quantum chemistry and computing,
+#: music, PDF and document tools, Django add-ons, database and terminal clients, and test
+#: helpers, in none of the lists above nor named in issues 30 and 31 or in
+#: bench/realbugs.txt. Its findings are recorded unread and read once.
+TWENTY_SECOND_PINS: Tuple[str, ...] = (
+    "apache-beam==2.78.0",
+    "approvaltests==20.0.1",
+    "asciinema==2.4.0",
+    "asdf==6.0.0",
+    "azure-ai-ml==1.35.2",
+    "bioblend==1.9.0",
+    "check-manifest==0.51",
+    "contextily==1.7.1",
+    "DendroPy==5.1.3",
+    "django-extensions==4.1",
+    "django-pipeline==4.1.0",
+    "django-silk==5.6.0",
+    "dlt==1.31.0",
+    "edge-tts==7.3.1",
+    "ffsubsync==0.5.1",
+    "folium==0.20.0",
+    "frictionless==5.21.0",
+    "galaxy-tool-util==26.1.2",
+    "gffutils==0.14",
+    "google-cloud-aiplatform==2.7.0",
+    "h5netcdf==1.8.3",
+    "ibis-framework==12.0.0",
+    "mapchete==2026.7.0",
+    "marker-pdf==2.0.0",
+    "music21==10.5.1",
+    "mycli==2.30.1",
+    "neo==0.14.6",
+    "networkx==3.6.1",
+    "nose2==0.16.0",
+    "npTDMS==1.13.0",
+    "onnxruntime==1.32.0",
+    "pennylane==0.45.1",
+    "pyscf==2.14.0",
+    "pytest-mypy-plugins==4.1.0",
+    "python-openstackclient==10.5.0",
+    "rio-cogeo==7.0.4",
+    "rst2pdf==0.105",
+    "skypilot==0.14.1",
+    "snowflake-connector-python==5.2.0",
+    "sympy==1.14.0",
+    "testfixtures==12.4.0",
+    "tmuxp==1.76.0",
+    "unoserver==3.7",
+    "visidata==3.4",
+)
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
 
@@ -1417,7 +1472,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
-    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty-first"), default="tuned",
+    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty-first", "twenty-second"), default="tuned",
                         help="which part of the corpus: tuned (PINS and the stdlib, the default), check "
                              "(CHECK_PINS, held out, then read), fresh (FRESH_PINS, held out after it), late "
                              "(LATE_PINS, held out after that), final (FINAL_PINS, held out after the late set), last "
@@ -1432,8 +1487,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "seventeenth (SEVENTEENTH_PINS, after the sixteenth), "
                              "eighteenth (EIGHTEENTH_PINS, after the seventeenth), "
                              "nineteenth (NINETEENTH_PINS, after the eighteenth), "
-                             "twentieth (TWENTIETH_PINS, after the nineteenth) "
-                             "or twenty-first (TWENTY_FIRST_PINS, after the twentieth): "
+                             "twentieth (TWENTIETH_PINS, after the nineteenth), "
+                             "twenty-first (TWENTY_FIRST_PINS, after the twentieth) "
+                             "or twenty-second (TWENTY_SECOND_PINS, after the twenty-first): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
                         help="check these packages instead of the built-in pins (repeatable)")
@@ -1476,6 +1532,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "nineteenth": (NINETEENTH_FINDINGS_FILE, NINETEENTH_REVIEW_FILE),
         "twentieth": (TWENTIETH_FINDINGS_FILE, TWENTIETH_REVIEW_FILE),
         "twenty-first": (TWENTY_FIRST_FINDINGS_FILE, TWENTY_FIRST_REVIEW_FILE),
+        "twenty-second": (TWENTY_SECOND_FINDINGS_FILE, TWENTY_SECOND_REVIEW_FILE),
     }[args.half]
     args.findings = args.findings or committed[0]
     args.review = args.review or committed[1]
@@ -1491,7 +1548,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                                      "fifteenth": FIFTEENTH_PINS, "sixteenth": SIXTEENTH_PINS,
                                                      "seventeenth": SEVENTEENTH_PINS, "eighteenth": EIGHTEENTH_PINS,
                                                      "nineteenth": NINETEENTH_PINS, "twentieth": TWENTIETH_PINS,
-                                                     "twenty-first": TWENTY_FIRST_PINS}[args.half])]
+                                                     "twenty-first": TWENTY_FIRST_PINS,
+                                                     "twenty-second": TWENTY_SECOND_PINS}[args.half])]
         partial = args.pin is not None or (not args.stdlib and not held_out)
         if partial and not args.check and (args.findings in committed or args.review in committed):
             raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "

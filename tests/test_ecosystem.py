@@ -328,6 +328,7 @@ def test_every_held_out_set_is_apart_from_the_others_with_files_of_its_own() -> 
         "nineteenth": (eco.NINETEENTH_PINS, eco.NINETEENTH_FINDINGS_FILE, eco.NINETEENTH_REVIEW_FILE),
         "twentieth": (eco.TWENTIETH_PINS, eco.TWENTIETH_FINDINGS_FILE, eco.TWENTIETH_REVIEW_FILE),
         "twenty-first": (eco.TWENTY_FIRST_PINS, eco.TWENTY_FIRST_FINDINGS_FILE, eco.TWENTY_FIRST_REVIEW_FILE),
+        "twenty-second": (eco.TWENTY_SECOND_PINS, eco.TWENTY_SECOND_FINDINGS_FILE, eco.TWENTY_SECOND_REVIEW_FILE),
     }
     seen: dict = {}
     for half, (pins, findings_file, review_file) in sets.items():
