@@ -302,6 +302,10 @@ KEPT = {
     "made again at its name after the with": (
         "import tempfile\ndef f(save):\n    with tempfile.NamedTemporaryFile() as g:\n        name = g.name\n    save(name)\n"
     ),
+    "a deleting temp's name returned through an alias": (
+        "import tempfile\ndef name():\n    with tempfile.NamedTemporaryFile() as g:\n        n = g.name\n        return n\n"
+        "def f(save):\n    p = name()\n    save(p)\n"
+    ),
     "made beside a deleting temp": (
         "import tempfile\ndef f(pack):\n    with tempfile.NamedTemporaryFile() as g:\n        pack(g.name, f'{g.name}.gz')\n"
     ),

@@ -359,8 +359,8 @@ def _name_outlives_file(module: ModuleIndex, holder: Optional[ast.AST]) -> bool:
                     held.update(n.id for n in ast.walk(bound_to) if isinstance(n, ast.Name))
         if len(held) == before:
             break
-    if _returned(scope, target.id) and _used_elsewhere(module, scope):
-        return True
+    if any(_returned(scope, name) for name in held) and _used_elsewhere(module, scope):
+        return True  # ``name = f.name`` ... ``return name``: each caller gets only the name
     for node in nodes:
         if isinstance(node, (ast.BinOp, ast.JoinedStr)) or isinstance(node, ast.Call) and _terminal(node.func) in _BESIDE_METHODS:
             if _mentions(node, held):
