@@ -188,8 +188,6 @@ _OBJECT_VALUES = frozenset({FILE_VALUE, TEMPDIR})
 #: calls named for reading a file (``read_csv``, ``_load_lattice``, ``import_file``, ``fromxlsx``):
 #: given a deleted temp's name, they make nothing there
 _READING_NAME = re.compile(r"_*(?:read|load|import|parse|from)", re.I)
-#: path methods naming a file beside the path (in its directory)
-_BESIDE_METHODS = frozenset({"with_suffix", "with_name", "with_stem"})
 _STDLIB = frozenset(sys.stdlib_module_names) | {"builtins"}
 _LOOPS = (cst.For, cst.While)
 _SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
@@ -1693,13 +1691,13 @@ class Analysis:
         its object) to a call that may make a file there (``open(f.name, "w")``,
         ``wb.save(path)``); not to one only asking about it, nor one expected to fail."""
         fresh = Fresh(temp.creation)
-        return self._given(node, lambda v: fresh in v.idents and not v.kinds & _OBJECT_VALUES)
+        return self._given(node, lambda v: _names_path(v, fresh))
 
     def uses_beside(self, node: Node, temp: Temp) -> bool:
         """Whether ``node`` gives a path beside a ``NamedTemporaryFile``'s (``f.name + ".gz"``,
         ``Path(f.name).with_suffix(".x")``) to a call that may make a file there."""
         fresh = Fresh(temp.creation)
-        return self._given(node, lambda v: Parent(fresh) in v.within and fresh not in v.idents, embedded=True)
+        return self._given(node, lambda v: _beside(v, fresh), embedded=True)
 
     def made_at(self, expression: Node, temp: Temp) -> bool:
         """A path at or beside a deleting ``NamedTemporaryFile``'s (``f2.name`` of ``f2 =
@@ -1707,7 +1705,7 @@ class Analysis:
         if not temp.deleting:
             return False
         value, fresh = self.value_of(expression), Fresh(temp.creation)
-        return fresh in value.idents and not value.kinds & _OBJECT_VALUES or Parent(fresh) in value.within
+        return _names_path(value, fresh) or _beside(value, fresh)
 
     def _given(self, node: Node, wanted: Callable[[Value], bool], embedded: bool = False) -> bool:
         """Whether ``node`` gives a wanted path to a call that may make a file there;
@@ -1750,7 +1748,7 @@ class Analysis:
         ``with_suffix``): only then can a file be made beside it."""
         for node in self.own_nodes(scope):
             if isinstance(node, (cst.BinaryOperation, cst.FormattedString)) or (
-                isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _BESIDE_METHODS
+                isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in names.BESIDE_METHODS
             ):
                 if self.mentions(node, temp):
                     return True
@@ -2215,6 +2213,16 @@ class Analysis:
 # -- the flow of one function ----------------------------------------------------------------
 
 
+def _names_path(value: Value, fresh: Fresh) -> bool:
+    """The path ``fresh`` made (``f.name``, ``Path(f.name)``), not the object holding it."""
+    return fresh in value.idents and not value.kinds & _OBJECT_VALUES
+
+
+def _beside(value: Value, fresh: Fresh) -> bool:
+    """A path in the directory of the one ``fresh`` made, other than that path (``f.name + ".gz"``)."""
+    return Parent(fresh) in value.within and fresh not in value.idents
+
+
 def _join(states: Iterable[Optional[State]]) -> Optional[State]:
     """The union of states, status by status: exact (every status of every path is kept)."""
     merged: Optional[State] = None
@@ -2521,10 +2529,11 @@ class _Flow:
 
     def closes(self, node: Node, temp: Temp) -> bool:
         """Whether ``node`` calls ``close()`` on the temp's object (which deletes its file)."""
-        return any(
-            isinstance(c.func, cst.Attribute) and c.func.attr.value == "close" and not c.args and self.a.holds_object(c.func.value, temp)
-            for c in calls_in(node)
-        )
+        return any(self.closes_object(c, temp) for c in calls_in(node))
+
+    def closes_object(self, call: cst.Call, temp: Temp) -> bool:
+        func = call.func
+        return isinstance(func, cst.Attribute) and func.attr.value == "close" and not call.args and self.a.holds_object(func.value, temp)
 
     def raised(self, state: State, origin: Node, cls: str, reraise: bool = False) -> State:
         """The statuses an exception from ``origin`` carries.
@@ -3042,10 +3051,7 @@ class _Flow:
         return any(t.kind == DIRECTORY and self.a.names_directory(target, t) for t in self.temps)
 
     def closes_temp(self, call: cst.Call) -> bool:
-        func = call.func
-        return isinstance(func, cst.Attribute) and func.attr.value == "close" and not call.args and any(
-            t.kind == FILE_OBJECT and self.a.holds_object(func.value, t) for t in self.temps
-        )
+        return any(t.kind == FILE_OBJECT and self.closes_object(call, t) for t in self.temps)
 
     # -- the result
 

@@ -122,10 +122,10 @@ PATH_CLASSES: FrozenSet[str] = frozenset(
     for cls in ("Path", "PurePath", "PosixPath", "PurePosixPath", "WindowsPath", "PureWindowsPath")
 )
 
+#: ``Path`` methods naming a file beside the receiver (in its directory).
+BESIDE_METHODS: FrozenSet[str] = frozenset({"with_name", "with_suffix", "with_stem"})
 #: ``Path`` methods whose result is a path in the receiver's location.
-PATH_DERIVING_METHODS: FrozenSet[str] = frozenset(
-    {"with_name", "with_suffix", "with_stem", "resolve", "absolute", "expanduser", "joinpath", "readlink"}
-)
+PATH_DERIVING_METHODS: FrozenSet[str] = BESIDE_METHODS | {"resolve", "absolute", "expanduser", "joinpath", "readlink"}
 
 #: ``Path`` methods that iterate over entries below the receiver.
 PATH_ITERATING_METHODS: FrozenSet[str] = frozenset({"iterdir", "glob", "rglob"})

@@ -43,8 +43,6 @@ _JOINING_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.JOIN_CALLS | names
 #: The statements a ``mktemp`` name may wait in before a use creates its file.
 _SIMPLE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Pass)
 _REMOVING_METHODS = frozenset({"unlink", "rmdir"})
-#: Path methods naming a file beside the path.
-_BESIDE_METHODS = frozenset({"with_suffix", "with_name", "with_stem"})
 
 
 class ModuleIndex:
@@ -362,7 +360,7 @@ def _name_outlives_file(module: ModuleIndex, holder: Optional[ast.AST]) -> bool:
     if any(_returned(scope, name) for name in held) and _used_elsewhere(module, scope):
         return True  # ``name = f.name`` ... ``return name``: each caller gets only the name
     for node in nodes:
-        if isinstance(node, (ast.BinOp, ast.JoinedStr)) or isinstance(node, ast.Call) and _terminal(node.func) in _BESIDE_METHODS:
+        if isinstance(node, (ast.BinOp, ast.JoinedStr)) or isinstance(node, ast.Call) and _terminal(node.func) in names.BESIDE_METHODS:
             if _mentions(node, held):
                 return True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "close" and _mentions(node.func.value, held):
