@@ -79,6 +79,12 @@ SOURCES = {
     "cache-named attribute": ("def f(cfg):\n    probe(cfg.cache_root)", CACHE),
     "cache-named constant": ("CACHE_DIR = compute()\nprobe(CACHE_DIR)", CACHE),
     "a value wins over a cache name": ("import tempfile\ntmp_cache = tempfile.mkdtemp()\nprobe(tmp_cache)", TEMP),
+    "a file fetched into a download cache": ("from .utils import cached_path\nprobe(cached_path(url))", CACHE),
+    "hf_hub_download": ("import huggingface_hub as h\nprobe(h.hf_hub_download('r', 'f'))", CACHE),
+    "hf_hub_download(local_dir=) is below it": (
+        "import tempfile\nfrom huggingface_hub import hf_hub_download\nprobe(hf_hub_download('r', 'f', local_dir=tempfile.mkdtemp()))",
+        TEMP),
+    "a fetch given **kwargs may download anywhere": ("from huggingface_hub import hf_hub_download\nprobe(hf_hub_download(**kw))", NONE),
     "unknown call": ("probe(compute())", NONE),
     "sys.argv": ("import sys\nprobe(sys.argv[1])", NONE),
     "parameter": ("def f(dst):\n    probe(dst)", NONE),

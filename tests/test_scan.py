@@ -211,6 +211,12 @@ def test_the_move_gate_needs_a_temp_or_two_locations(extra: str, kept: bool) -> 
         assert not lint_source(source.encode(), "m.py", CONFIG, prescan=False).findings
 
 
+def test_a_file_fetched_into_a_download_cache_keeps_the_staged_move_gate() -> None:
+    source = "import os\nfrom huggingface_hub import hf_hub_download\nos.replace(hf_hub_download('r', 'f'), dst)\n"
+    assert Scan(source).may_stage(CONFIG.locations)
+    assert [f.code for f in lint_source(source.encode(), "m.py", CONFIG).findings] == ["XDV102"]
+
+
 def test_two_configured_locations_keep_a_file_without_temp() -> None:
     from xdevlint.analysis.locations import DEFAULT_LOCATIONS, Location, Locations
 

@@ -145,9 +145,11 @@ class Locations:
     def for_library(self, qualified_name: str) -> FrozenSet[str]:
         """A well-known library constant's location (``names.LIBRARY_LOCATIONS``), when configured."""
         location = names.LIBRARY_LOCATIONS.get(qualified_name)
-        if location is None or all(loc.name != location for loc in self.locations):
-            return frozenset()
-        return frozenset({location})
+        return frozenset() if location is None else self.configured(location)
+
+    def configured(self, location: str) -> FrozenSet[str]:
+        """``location`` when the configuration keeps it (a user may drop a built-in one)."""
+        return frozenset({location}) if any(loc.name == location for loc in self.locations) else frozenset()
 
     def for_call(self, qualified_name: str) -> FrozenSet[str]:
         return frozenset(loc.name for loc in self.locations if qualified_name in loc.calls)
@@ -221,6 +223,8 @@ class Locations:
 
     def _tokens(self) -> Tuple[str, ...]:
         tokens = {"tempfile"} | {q.rsplit(".", 1)[-1].lower() for q in names.TEMP_DIR_ATTRIBUTES}
+        if self.configured(CACHE):
+            tokens.update(names.CACHE_FETCH_NAMES)
         for loc in self.locations:
             tokens.update(v.lower() for v in loc.env)
             tokens.update(c.rsplit(".", 1)[-1].lower() for c in loc.calls)

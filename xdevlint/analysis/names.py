@@ -66,6 +66,14 @@ BESIDE_CALLS: FrozenSet[str] = frozenset(
 #: Downloads to a temp file of their own unless given a file name: ``(path, headers)``.
 DOWNLOAD_CALLS: FrozenSet[str] = frozenset({"urllib.request.urlretrieve"})
 
+#: Calls, known by their last name whatever module holds them, that fetch a file into a
+#: download cache and return its path there: ``cached_path(url)`` (allennlp's, datasets',
+#: transformers', and the copies projects keep of it), huggingface_hub's downloads. A move of
+#: that file takes it out of the cache, wherever the cache's directory was set up. Given
+#: ``local_dir=``, huggingface_hub's download below that directory instead.
+CACHE_FETCH_NAMES: FrozenSet[str] = frozenset({"cached_path", "cached_download", "hf_hub_download", "snapshot_download"})
+CACHE_FETCH_ELSEWHERE = "local_dir"
+
 #: Module attributes holding a temp-location directory.
 TEMP_DIR_ATTRIBUTES: FrozenSet[str] = frozenset({"tempfile.tempdir"})
 

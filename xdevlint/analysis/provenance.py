@@ -29,7 +29,7 @@ from libcst.helpers import get_absolute_module_for_import, get_full_name_for_nod
 from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
-from xdevlint.analysis.locations import DEFAULT, TEMP, Locations, staging_literal, staging_name
+from xdevlint.analysis.locations import CACHE, DEFAULT, TEMP, Locations, staging_literal, staging_name
 from xdevlint.analysis.moves import NAMED, SEVERITY, UNPROVEN, WRITTEN, FunctionSummary, MoveEffect, Related, Verdict, copies_by_hand, instantiate, move_of
 from xdevlint.analysis.tree import children, is_property
 from xdevlint.analysis.values import (
@@ -1243,6 +1243,11 @@ class _Interpreter:
             if target is None:
                 return EMPTY
             return Value(elements=(target.with_evidence(frozenset({f"downloaded by `{callee.rsplit('.', 1)[-1]}()`"})), EMPTY))
+        if callee.rpartition(".")[2] in names.CACHE_FETCH_NAMES:
+            elsewhere = arguments.keywords.get(names.CACHE_FETCH_ELSEWHERE)
+            if elsewhere is not None:  # ``hf_hub_download(..., local_dir=d)``: below ``d``
+                return elsewhere.derived(STR_KIND, Relation.BELOW)
+            return EMPTY if arguments.starred else self.fetched(callee)
         configured = self.locations.for_call(callee)
         if configured:
             return Value(locations=configured, kinds=PATH_KIND if callee.endswith("_path") else STR_KIND, idents=frozenset({callee}))
@@ -1278,6 +1283,15 @@ class _Interpreter:
         if callee in names.HOME_CALLS:
             return Value(kinds=PATH_KIND, literal="~", idents=frozenset({"~"}))
         return EMPTY
+
+    def fetched(self, callee: str) -> Value:
+        """A file ``callee`` fetched into its download cache: staged there, in the cache
+        location (when one is configured), below the directory the call names."""
+        found = self.locations.configured(CACHE)
+        name = callee.rpartition(".")[2]
+        return Value(locations=found, kinds=STR_KIND, within=frozenset({callee})).with_evidence(
+            frozenset({f"fetched into its cache by `{name}()`"})
+        )
 
     def filesystem_method(self, receiver: Value, method: str, args: List[Value], keywords: Dict[str, Value]) -> Value:
         """``fs.join(parent, name)``, ``fs.parent(path)``: the path methods of a filesystem

@@ -16,7 +16,7 @@ import warnings
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Match, Optional, Pattern, Sequence, Set, Tuple, cast
 
 from xdevlint.analysis import names
-from xdevlint.analysis.locations import TEMP, Locations, staging_literal, staging_name
+from xdevlint.analysis.locations import CACHE, TEMP, Locations, staging_literal, staging_name
 from xdevlint.stages.scan_lifetime import DOWNLOAD_NAMES, FACTORY_NAMES, UNIQUE_NAMES, ModuleIndex, cleared, temp_may_leak, temp_may_stay
 from xdevlint.stages.source import lines_of
 
@@ -573,7 +573,8 @@ def _location_sources(index: Optional[ModuleIndex], locations: Locations) -> Opt
     an identifier matching a location's name pattern, a literal under a location's
     path (or ``~``, which ``Path.home()`` and ``expanduser`` build on: every location
     with a path under ``~``), a location's environment variable, a temp factory or
-    ``tempfile``'s directory (``temp``, which provenance hard-codes), or a configured call.
+    ``tempfile``'s directory (``temp``, which provenance hard-codes), a configured call, or a
+    call that fetches into a download cache (``cache``).
     """
     if index is None:
         return None
@@ -581,6 +582,8 @@ def _location_sources(index: Optional[ModuleIndex], locations: Locations) -> Opt
     for loc in locations.locations:
         for call in loc.calls:
             calls.setdefault(call.rsplit(".", 1)[-1], set()).add(loc.name)
+    for name in names.CACHE_FETCH_NAMES:  # ``cached_path(url)``: a file in the download cache
+        calls.setdefault(name, set()).update(locations.configured(CACHE))
     home = {loc.name for loc in locations.locations if any(p.startswith("~") for p in loc.paths)}
     found: Set[str] = set()
     for node in index.nodes:
