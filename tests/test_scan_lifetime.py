@@ -310,6 +310,12 @@ KEPT = {
         "import tempfile\ndef f(pack):\n    with tempfile.NamedTemporaryFile() as g:\n        pack(g.name, f'{g.name}.gz')\n"
     ),
     "in a holder that stays": "import tempfile\ndef f():\n    d = tempfile.mkdtemp()\n    holder = [d]\n    inspect(holder)\n",
+    "renamed beside its own name": (
+        "import os, tempfile\ndef f(write):\n    fd, p = tempfile.mkstemp()\n    os.close(fd)\n    os.rename(p, p + '.gz')\n    write(p + '.gz')\n"
+    ),
+    "renamed beside its own name by a method": (
+        "import tempfile\nfrom pathlib import Path\ndef f():\n    p = Path(tempfile.mkdtemp())\n    p.rename(p.with_suffix('.d'))\n"
+    ),
 }
 
 

@@ -391,3 +391,12 @@ def test_a_csv_writer_is_not_named_as_the_failure() -> None:
     """``csv.writer(f)`` fails only on a bug; the row written next is the likeliest failure."""
     (message,) = _messages(FIXTURES / "XDV201" / "likeliest_failure_is_a_write_not_a_csv_writer.py")
     assert "is left behind when `writer.writerows(rows)` fails" in message
+
+
+def test_a_rename_beside_its_own_name_is_not_named_as_the_failure() -> None:
+    """``os.rename(tmp, tmp + ".tar.gz")`` stays in the temp directory: the download after it
+    is the likeliest failure, and no fix is offered (removing ``tmp`` would miss the file)."""
+    path = FIXTURES / "XDV201" / "rename_beside_its_own_name_is_not_the_failure.py"
+    (finding,) = lint_source(path.read_bytes(), str(path), fixture_config(path)).findings
+    assert 'is left behind when `subprocess.check_call(["curl", "-fsSo", target, url])` fails' in finding.message
+    assert finding.fix is None

@@ -615,6 +615,7 @@ class Analysis:
         self.order: Dict[Node, int] = {}
         self.end: Dict[Node, int] = {}
         self.calls: Dict[Node, List[cst.Call]] = {}  # scope -> calls in it
+        self._moved_beside: Dict[cst.Call, bool] = {}
         self.scope_of: Dict[Node, Node] = {}
         self.kids: Dict[Node, List[Node]] = {}
         self.classes: List[cst.ClassDef] = []
@@ -1566,6 +1567,8 @@ class Analysis:
             return role in (PATH, EITHER, DIR)
         if self.item_of(expression, temp):
             return True
+        if not temp.deleting and self.made_at(expression, temp):
+            return True  # renamed beside its own name (``tmp + ".gz"``): the temp is there now
         if isinstance(expression, cst.Attribute):
             if expression.attr.value == "name":
                 return self.holds_object(expression.value, temp)
@@ -1702,7 +1705,7 @@ class Analysis:
     def made_at(self, expression: Node, temp: Temp) -> bool:
         """A path at or beside a deleting ``NamedTemporaryFile``'s (``f2.name`` of ``f2 =
         open(f.name, "w")``, ``f.name + ".gz"``): removing it removes what was made there."""
-        if not temp.deleting:
+        if not temp.deleting and not self.moved_beside(temp):
             return False
         value, fresh = self.value_of(expression), Fresh(temp.creation)
         return _names_path(value, fresh) or _beside(value, fresh)
@@ -2151,19 +2154,48 @@ class Analysis:
         return None
 
     def moves(self, call: cst.Call, temp: Temp) -> bool:
-        func = call.func
-        callees = self.value_of(func).callees
-        if callees & names.CONSUMING_MOVES or any(names.project_move(c) for c in callees):
-            source = _argument(call, 0, "src")
-            return source is not None and self.names_directory(source, temp)
-        if isinstance(func, cst.Attribute) and func.attr.value in ("rename", "replace") and len(call.args) == 1:
-            return self.names_directory(func.value, temp)
+        renamed = self.renamed(call)
+        if renamed is not None:
+            source, destination = renamed
+            return source is not None and self.names_directory(source, temp) and not self.kept_beside(destination, temp)
         handed = move_of(call, self.value_of)
         if handed is not None and handed.passed:
             # ``self._run_safely(os.replace, tmp, dst)``, ``run_in_executor(None, os.rename, tmp, dst)``:
             # the move runs with the arguments handed with it.
             return self.names_directory(handed.source, temp)
         return self.argument_effect(call, temp) == MOVED
+
+    def renamed(self, call: cst.Call) -> Optional[Tuple[Optional[Node], Optional[Node]]]:
+        """The source and destination of a rename that takes a temp away (``os.rename(p,
+        q)``, the project's own ``rename``, ``p.rename(q)``), or None for another call."""
+        func = call.func
+        callees = self.value_of(func).callees
+        if callees & names.CONSUMING_MOVES or any(names.project_move(c) for c in callees):
+            return _argument(call, 0, "src"), _argument(call, 1, "dst")
+        if isinstance(func, cst.Attribute) and func.attr.value in ("rename", "replace") and len(call.args) == 1:
+            return func.value, call.args[0].value
+        return None
+
+    def kept_beside(self, destination: Optional[Node], temp: Temp) -> bool:
+        """Whether a move of the temp to ``destination`` leaves it in the temp directory,
+        a temp still: ``os.rename(f.name, f.name + ".gz")`` renames it beside its own name,
+        where it is from then on, and removing that path removes it (``made_at``)."""
+        return temp.located and destination is not None and _beside(self.value_of(destination), Fresh(temp.creation))
+
+    def moved_beside(self, temp: Temp) -> bool:
+        """Whether a move in the temp's own function renames it beside its name (``kept_beside``)."""
+        found = self._moved_beside.get(temp.creation)
+        if found is None:
+            self._moved_beside[temp.creation] = False  # while asking: ``refers`` asks it back
+            found = self._moved_beside[temp.creation] = any(
+                self.renames_beside(c, temp) for c in self.calls.get(self.scope_of.get(temp.creation, self.module), ())
+            )
+        return found
+
+    def renames_beside(self, call: cst.Call, temp: Temp) -> bool:
+        """``os.rename(tmp, tmp + ".gz")``: ``call`` renames the temp beside its own name."""
+        renamed = self.renamed(call)
+        return renamed is not None and renamed[0] is not None and self.names_directory(renamed[0], temp) and self.kept_beside(renamed[1], temp)
 
     def crosses(self, call: cst.Call) -> bool:
         """Whether a move may fail for the reason the incident's did: its sides are not
@@ -3128,6 +3160,8 @@ class _Flow:
     def hardly_fails(self, call: cst.Call) -> bool:
         func = call.func
         callees = self.a.value_of(func).callees
+        if any(self.a.renames_beside(call, t) for t in self.temps):
+            return True  # a rename within the temp directory, of the file just made there
         if callees & _ON_A_FRESH_TEMP and call.args and not call.args[0].star:
             first = call.args[0].value
             return callees <= {"os.fdopen", "os.close"} or any(self.a.refers(first, t) for t in self.temps)
@@ -3186,9 +3220,9 @@ class _Flow:
                 isinstance(node, cst.BaseSmallStatement) and index in self.effects(node) for node in self.a.own_nodes(self.scope)
             )
             return Lifetime(temp, handed, leaks, never_released=never, kept_on=kept_on, only_on_error=on_error)
-        if temp.conditional or temp.inside or temp.item or temp.unique or temp.deleting:
+        if temp.conditional or temp.inside or temp.item or temp.unique or temp.deleting or self.a.moved_beside(temp):
             # No fix: the cleanup would need the directory, a test, the item's key, or the
-            # file made at (or beside) a deleted temp's name.
+            # file made at (or beside) a deleted temp's name, or renamed beside its own.
             return Lifetime(temp, True, leaks)
         fixes = []
         for handler in dict.fromkeys(l.handler for l in leaks if l.handler is not None):

@@ -549,7 +549,8 @@ class _Temp:
     def surely_released(self, module: ModuleIndex) -> bool:
         """Whether a statement of the scope itself, outside its ``except`` clauses, surely
         removes, moves or returns the temp, as the lifetime analysis reads it:
-        ``os.unlink(p)``, a registration, ``os.rename(p, dst)``, ``p.rename(dst)``, ``return p``."""
+        ``os.unlink(p)``, a registration, ``os.rename(p, dst)``, ``p.rename(dst)`` (to a
+        destination that does not name it), ``return p``."""
         stack = list(ast.iter_child_nodes(self.scope))
         while stack:
             node = stack.pop()
@@ -563,12 +564,16 @@ class _Temp:
             elif isinstance(node, ast.Call):
                 if _removes(module, node, self):
                     return True
+                # A move releases it unless its destination may be beside it (``os.rename(p,
+                # p + ".gz")`` keeps a temp in the temp directory): one naming the temp may.
                 first = node.args[0] if node.args else None
+                rest = [*node.args[1:], *(k.value for k in node.keywords)]
                 if module.qualified(node.func) in names.CONSUMING_MOVES and isinstance(first, ast.Name) and first.id in self.paths:
-                    return True
+                    if not any(_mentions(a, self.names) for a in rest):
+                        return True
                 func = node.func
                 if isinstance(func, ast.Attribute) and func.attr in ("rename", "replace") and len(node.args) == 1 and not node.keywords:
-                    if isinstance(func.value, ast.Name) and func.value.id in self.paths:
+                    if isinstance(func.value, ast.Name) and func.value.id in self.paths and not _mentions(node.args[0], self.names):
                         return True
         return False
 
