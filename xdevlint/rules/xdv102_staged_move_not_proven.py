@@ -19,12 +19,14 @@ class StagedMoveNotProven(MoveRule):
 
     A path is staged when the code made it to be moved: any `tempfile` form
     (`mkstemp`, `mkdtemp`, `NamedTemporaryFile(...).name`, a path inside a temp
-    directory), `urllib.request.urlretrieve(url)`, a path in a known location (the
+    directory), `urllib.request.urlretrieve(url)`, a file a download cache fetched
+    (`cached_path(url)`, `hf_hub_download(...)`), a path in a known location (the
     temp or cache location, or one you configure), a name that says so (`tmp_path`,
     `self.staging_dir`, `incomplete_path`, `get_temp_download_dir()`, `*.part`), or a
     file the function itself opened for writing. XDV102 reports a staged path only
     when the code also says *where* it was staged: `tempfile` made it with no `dir=`
-    (in the temp directory), `urlretrieve` downloaded it there, or it lies below
+    (in the temp directory), `urlretrieve` downloaded it there, a download cache's call
+    fetched it into that cache (without `local_dir=`), or it lies below
     `gettempdir()`, a spelled-out path of a location (`"/tmp/x"`, `"~/.cache/x"`), a
     location's environment variable (`$TMPDIR`) or a library's location
     (`platformdirs.user_cache_dir()`). A source staged only by a name, by a temp made

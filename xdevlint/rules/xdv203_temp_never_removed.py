@@ -58,6 +58,8 @@ class TempNeverRemoved(Rule):
     file made again at its name once it is closed or its `with` has ended
     (`open(f.name, "w")`, `wb.save(f.name)`), or made beside it (`f.name + ".gz"`,
     `Path(f.name).with_suffix(".csv")`): the object removes its own file, never those.
+    A temp renamed beside its own name (`os.rename(tmp, tmp + ".gz")`) is still in the
+    temp directory: the rename lets go of nothing, and the temp is the new path from then on.
     A `mktemp` name (or a unique name in the temp directory) given first to a call that
     returns a value is a stem: `shutil.make_archive(stem, "zip", ...)` and helpers like
     it write `stem + ".zip"` and return that name, so the result is the temp and
