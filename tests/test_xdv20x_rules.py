@@ -400,3 +400,8 @@ def test_a_rename_beside_its_own_name_is_not_named_as_the_failure() -> None:
     (finding,) = lint_source(path.read_bytes(), str(path), fixture_config(path)).findings
     assert 'is left behind when `subprocess.check_call(["curl", "-fsSo", target, url])` fails' in finding.message
     assert finding.fix is None
+
+
+def test_opening_the_temp_just_made_to_write_is_not_named_as_the_failure() -> None:
+    (message,) = _messages(FIXTURES / "XDV201" / "file_opened_at_its_path_is_not_the_failure.py")
+    assert "is left behind when `fout.write(" in message and "open(tmp" not in message

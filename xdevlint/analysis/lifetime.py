@@ -65,7 +65,7 @@ from libcst.metadata import BaseMetadataProvider
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import TEMP, staging_name
 from xdevlint.analysis.moves import move_of
-from xdevlint.analysis.provenance import ProvenanceProvider
+from xdevlint.analysis.provenance import ProvenanceProvider, writes
 from xdevlint.analysis.tree import children, decorated, is_property
 from xdevlint.analysis.values import EMPTY, STR, TEMPDIR, Fresh, Parent, Partial, Value
 from xdevlint.analysis.values import FILE as FILE_VALUE
@@ -854,6 +854,8 @@ class Analysis:
             if kind is not None:
                 if callee == "tempfile.mktemp" and self._pipe_name(call):
                     return None  # a Windows named pipe's name, not a file
+                if self.in_a_temp_directory(callee, call):
+                    return None  # that directory's to remove, with it
                 deleting = kind == FILE_OBJECT and not _is_false(_argument(call, 7, "delete"))
                 index = 1 if callee == "tempfile.mkstemp" else None
                 # A lookalike's positional arguments need not be tempfile's: ``mktemp(d)``
@@ -903,6 +905,24 @@ class Analysis:
             prefix = prefix.left if isinstance(prefix, cst.BinaryOperation) else getattr(prefix.func, "value", None)
         literal = prefix.evaluated_value if isinstance(prefix, cst.SimpleString) else None
         return isinstance(literal, str) and literal.startswith("\\\\.\\pipe\\")
+
+    def in_a_temp_directory(self, factory: str, call: cst.Call) -> bool:
+        """Whether ``call`` makes its temp inside a directory ``tempfile`` made (``mkdtemp(dir=
+        self._temp_dir)`` with ``self._temp_dir = mkdtemp()``, ``NamedTemporaryFile(dir=d)``
+        in ``with TemporaryDirectory() as d``): removing that directory removes it, and
+        whether something does is asked of that directory's own creation."""
+        directory = _argument(call, names.TEMP_FACTORIES[factory][0], "dir")
+        if directory is None or any(a.star for a in call.args):
+            return False
+        value = self.value_of(directory)
+        return any(
+            isinstance(t, Fresh) and _FACTORY_KINDS.get(self._factory_of(t.call)) in (DIRECTORY, DIRECTORY_OBJECT)
+            for t in (*value.idents, *value.within)
+        )
+
+    def _factory_of(self, call: cst.Call) -> str:
+        """The ``tempfile`` factory ``call`` calls, by its qualified name ("" for another)."""
+        return next((c for c in sorted(self.value_of(call.func).callees) if c in _FACTORY_KINDS), "")
 
     def _in_temp_location(self, factory: str, calls: Sequence[cst.Call]) -> bool:
         """Whether the factory's ``dir=`` (given in any of ``calls``: a partial and its
@@ -1086,9 +1106,10 @@ class Analysis:
                             returned = Made(temp.kind, temp.factory, where, named=temp.named, inside=temp.inside, located=temp.located)
                     elif self.refers(expression, temp):
                         # ``return f.name`` of a ``NamedTemporaryFile(delete=False)``: the caller gets
-                        # a path; of one that deletes its file (gone with the object), only a name
+                        # a path; of one that deletes its file (gone with the object), or that a
+                        # ``finally`` around the ``return`` removes, only a name
                         kind = FILE if temp.kind == FILE_OBJECT else temp.kind
-                        named = temp.named or temp.deleting
+                        named = temp.named or temp.deleting or self.removed_on_return(node, temp)
                         returned = Made(kind, temp.factory, where, named=named, inside=temp.inside, located=temp.located)
                     elif temp.kind == DIRECTORY and self.derives(expression, temp):
                         returned = Made(DIRECTORY, temp.factory, where, inside=True, located=temp.located)
@@ -1099,6 +1120,17 @@ class Analysis:
         self._busy.discard(function)
         self._returns[function] = found
         return found
+
+    def removed_on_return(self, node: cst.Return, temp: Temp) -> bool:
+        """Whether a ``finally`` around ``node`` removes the temp as the function returns."""
+        child: Node = node
+        parent = self.parent.get(node)
+        while parent is not None and not isinstance(parent, _SCOPES):
+            if isinstance(parent, cst.Try) and parent.finalbody is not None and child is not parent.finalbody:
+                if any(self.cleans(c, temp) for c in calls_in(parent.finalbody)):
+                    return True
+            child, parent = parent, self.parent.get(parent)
+        return False
 
     def _kept_elsewhere(self, function: cst.FunctionDef, temp: Temp) -> bool:
         """Whether the helper stores the temp where it outlives the call (``CLONES[url] = path``)
@@ -1571,7 +1603,9 @@ class Analysis:
             return True  # renamed beside its own name (``tmp + ".gz"``): the temp is there now
         if isinstance(expression, cst.Attribute):
             if expression.attr.value == "name":
-                return self.holds_object(expression.value, temp)
+                # the temp's own object, or a file opened at its path (``with open(tmp, "w") as
+                # fout`` ... ``os.unlink(fout.name)``)
+                return self.holds_object(expression.value, temp) or _names_path(self.value_of(expression), Fresh(temp.creation))
             return temp.inside and expression.attr.value == "parent" and self.refers(expression.value, temp)
         if isinstance(expression, cst.Call):
             func = expression.func
@@ -3167,6 +3201,8 @@ class _Flow:
             return callees <= {"os.fdopen", "os.close"} or any(self.a.refers(first, t) for t in self.temps)
         if callees and callees <= _OPENERS and call.args and self.opens_descriptor(call.args[0]):
             return True  # ``open(fd, "w")`` of ``fd, tmp = mkstemp()``: ``os.fdopen`` by another name
+        if callees and callees <= _OPENERS and self.opens_a_temp_to_write(call):
+            return True  # ``open(tmp, "w")``: the temp directory takes a file, as it just did
         if callees and callees <= _MAKE_DIRECTORIES and call.args and not call.args[0].star and call.args[0].keyword is None:
             return self.below_a_fresh_directory(call.args[0].value)  # ``os.makedirs(join(tmp, "git"))``
         if callees:
@@ -3197,6 +3233,16 @@ class _Flow:
         return any(
             t.kind == DIRECTORY and not t.inside and Fresh(t.creation) in value.within and Fresh(t.creation) not in value.idents
             for t in self.temps
+        )
+
+    def opens_a_temp_to_write(self, call: cst.Call) -> bool:
+        """``open(tmp, "w")`` of a temp file the function made in the temp directory: it
+        fails only on a full disk or a bug."""
+        path, mode = _argument(call, 0, "file"), _argument(call, 1, "mode")
+        if path is None or mode is None or any(a.star for a in call.args):
+            return False
+        return writes(self.a.value_of(mode).literal) and any(
+            t.located and t.kind in (FILE, FILE_OBJECT) and not t.inside and self.a.refers(path, t) for t in self.temps
         )
 
     def opens_descriptor(self, arg: cst.Arg) -> bool:

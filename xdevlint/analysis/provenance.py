@@ -1157,7 +1157,7 @@ class _Interpreter:
         path: Optional[Value] = None
         if function.callees & _OPENS:
             mode = arguments.get(1, "mode")
-            if mode is not None and _writes(mode.literal):
+            if mode is not None and writes(mode.literal):
                 path = arguments.get(0, "file")
         elif receiver is not None and receiver.is_path and isinstance(node.func, cst.Attribute):
             method = node.func.attr.value
@@ -1165,7 +1165,7 @@ class _Interpreter:
                 path = receiver
             elif method == "open":
                 mode = arguments.get(0, "mode")
-                if mode is not None and _writes(mode.literal):
+                if mode is not None and writes(mode.literal):
                     path = receiver
         if path is not None:
             (self.function_stack[-1].written if self.function_stack else self.written).update(path.idents)
@@ -1568,6 +1568,6 @@ def _named(name: str) -> FrozenSet[str]:
     return frozenset({f"{NAMED}{name}`"}) if staging_name(name) else frozenset()
 
 
-def _writes(mode: Optional[str]) -> bool:
+def writes(mode: Optional[str]) -> bool:
     """Whether an ``open`` mode writes: ``w``, ``a``, ``x`` or ``+``."""
     return mode is not None and any(c in mode for c in "wax+")
