@@ -103,6 +103,8 @@ TWENTY_FIRST_FINDINGS_FILE = BENCH / "ecosystem-twenty-first-findings.txt"
 TWENTY_FIRST_REVIEW_FILE = BENCH / "ecosystem-twenty-first-review.md"
 TWENTY_SECOND_FINDINGS_FILE = BENCH / "ecosystem-twenty-second-findings.txt"
 TWENTY_SECOND_REVIEW_FILE = BENCH / "ecosystem-twenty-second-review.md"
+TWENTY_THIRD_FINDINGS_FILE = BENCH / "ecosystem-twenty-third-findings.txt"
+TWENTY_THIRD_REVIEW_FILE = BENCH / "ecosystem-twenty-third-review.md"
 DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
 
 PINS: Tuple[str, ...] = (
@@ -1025,6 +1027,59 @@ TWENTY_SECOND_PINS: Tuple[str, ...] = (
     "unoserver==3.7",
     "visidata==3.4",
 )
+#: A twenty-third held-out set, chosen on 2026-12-07 once the twenty-second set had been read
+#: and the rule changes drawn from it had landed: the newest releases for Python 3.11 that day
+#: (wheels only) of backup and cloud storage, documentation, audio and image, astronomy and
+#: solar, database ORM and migration, network and security, terminal, scraping, e-book and
+#: office, ML serving, chat-bot, game, hardware and finance packages, in none of the lists
+#: above nor in bench/realbugs.txt, chosen by domain, not by what they do with temps. Its
+#: findings are recorded unread and read once.
+TWENTY_THIRD_PINS: Tuple[str, ...] = (
+    "arcade==3.3.3",
+    "astroplan==0.6",
+    "audioread==3.1.0",
+    "breathe==5.1.0",
+    "cairosvg==2.9.1",
+    "ccdproc==2.5.1",
+    "ccxt==4.5.90",
+    "csvkit==2.2.0",
+    "discord.py==2.7.1",
+    "EbookLib==0.20",
+    "fava==1.30.16",
+    "feedparser==6.0.14",
+    "Flask-Migrate==4.1.0",
+    "impacket==0.13.1",
+    "litserve==0.2.19",
+    "mammoth==1.13.0",
+    "Markdown==3.11.4",
+    "markitdown==0.1.9",
+    "matrix-nio==0.26.0",
+    "MechanicalSoup==1.4.0",
+    "netmiko==4.8.0",
+    "nvitop==1.7.2",
+    "peewee==4.5.3",
+    "pvlib==0.16.1",
+    "pwntools==4.15.0",
+    "pyexcel==0.7.6",
+    "pyglet==2.1.19",
+    "pymodbus==3.16.1",
+    "pyocd==0.46.0",
+    "python-telegram-bot==22.8",
+    "rdflib==7.6.0",
+    "scapy==2.8.0",
+    "setuptools-rust==1.13.0",
+    "skyfield==1.55",
+    "slack-bolt==1.30.0",
+    "sphinx-autoapi==3.9.0",
+    "sphinx-needs==9.1.0",
+    "sqlite-utils==4.2.1",
+    "tortoise-orm==1.1.9",
+    "trafilatura==2.3.1",
+    "urwid==5.1.0",
+    "volatility3==2.28.2",
+    "yfinance==1.7.0",
+    "yoyo-migrations==9.0.0",
+)
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
 
@@ -1472,7 +1527,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
-    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty-first", "twenty-second"), default="tuned",
+    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third"), default="tuned",
                         help="which part of the corpus: tuned (PINS and the stdlib, the default), check "
                              "(CHECK_PINS, held out, then read), fresh (FRESH_PINS, held out after it), late "
                              "(LATE_PINS, held out after that), final (FINAL_PINS, held out after the late set), last "
@@ -1488,8 +1543,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "eighteenth (EIGHTEENTH_PINS, after the seventeenth), "
                              "nineteenth (NINETEENTH_PINS, after the eighteenth), "
                              "twentieth (TWENTIETH_PINS, after the nineteenth), "
-                             "twenty-first (TWENTY_FIRST_PINS, after the twentieth) "
-                             "or twenty-second (TWENTY_SECOND_PINS, after the twenty-first): "
+                             "twenty-first (TWENTY_FIRST_PINS, after the twentieth), "
+                             "twenty-second (TWENTY_SECOND_PINS, after the twenty-first) "
+                             "or twenty-third (TWENTY_THIRD_PINS, after the twenty-second): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
                         help="check these packages instead of the built-in pins (repeatable)")
@@ -1533,6 +1589,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "twentieth": (TWENTIETH_FINDINGS_FILE, TWENTIETH_REVIEW_FILE),
         "twenty-first": (TWENTY_FIRST_FINDINGS_FILE, TWENTY_FIRST_REVIEW_FILE),
         "twenty-second": (TWENTY_SECOND_FINDINGS_FILE, TWENTY_SECOND_REVIEW_FILE),
+        "twenty-third": (TWENTY_THIRD_FINDINGS_FILE, TWENTY_THIRD_REVIEW_FILE),
     }[args.half]
     args.findings = args.findings or committed[0]
     args.review = args.review or committed[1]
@@ -1549,7 +1606,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                                      "seventeenth": SEVENTEENTH_PINS, "eighteenth": EIGHTEENTH_PINS,
                                                      "nineteenth": NINETEENTH_PINS, "twentieth": TWENTIETH_PINS,
                                                      "twenty-first": TWENTY_FIRST_PINS,
-                                                     "twenty-second": TWENTY_SECOND_PINS}[args.half])]
+                                                     "twenty-second": TWENTY_SECOND_PINS,
+                                                     "twenty-third": TWENTY_THIRD_PINS}[args.half])]
         partial = args.pin is not None or (not args.stdlib and not held_out)
         if partial and not args.check and (args.findings in committed or args.review in committed):
             raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "
