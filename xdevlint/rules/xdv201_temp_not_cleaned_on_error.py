@@ -54,9 +54,11 @@ class TempNotCleanedOnError(Rule):
     (`env["TMP"] = mkdtemp()`, `dirs.append(mkdtemp())`), and the call of a
     same-module helper that returns any of these. A `TemporaryDirectory()` object is
     not reported: when an error drops it, its finalizer removes the directory. Nor is a
-    temp made inside another temp directory of the function, or inside a staging
-    directory the program keeps and removes whole (`dir=module.tmpdir`, or a prefix
-    naming it: `prefix=module.tmpdir + "/"`).
+    temp made inside a directory `tempfile` made (`dir=` a `mkdtemp()` of the function,
+    of a `with TemporaryDirectory() as d`, or of `self._temp_dir` that a `tearDown`
+    removes: whether that directory goes is asked of its own creation), or inside a
+    staging directory the program keeps and removes whole (`dir=module.tmpdir`, or a
+    prefix naming it: `prefix=module.tmpdir + "/"`).
 
     A move counts in any form the move rules know, also a move function handed over
     with its arguments (`self._run_safely(os.replace, tmp, dst)`,
