@@ -1127,24 +1127,26 @@ class Analysis:
         parent = self.parent.get(node)
         while parent is not None and not isinstance(parent, _SCOPES):
             if isinstance(parent, cst.Try) and parent.finalbody is not None and child is not parent.finalbody:
-                if self._surely_cleans(parent.finalbody.body.body, temp):
+                if self._surely_cleans(parent.finalbody.body, temp):
                     return True
             child, parent = parent, self.parent.get(parent)
         return False
 
-    def _surely_cleans(self, statements: Sequence[cst.BaseStatement], temp: Temp) -> bool:
-        """Whether ``statements`` remove the temp whatever flag is set: directly, in a
-        ``with`` or ``try`` body, or under a test of the temp itself (``if
-        os.path.exists(name):``), which its absence answers; not under ``if not complete:``."""
-        for statement in statements:
+    def _surely_cleans(self, suite: cst.BaseSuite, temp: Temp) -> bool:
+        """Whether ``suite`` removes the temp whatever flag is set: directly, in a ``with``
+        or ``try`` body, or under a test of the temp itself (``if os.path.exists(name):``),
+        which its absence answers; not under ``if not complete:``."""
+        if isinstance(suite, cst.SimpleStatementSuite):  # ``finally: os.remove(name)``
+            return any(self.cleans(c, temp) for c in calls_in(suite))
+        for statement in suite.body:
             if isinstance(statement, cst.SimpleStatementLine):
                 if any(self.cleans(c, temp) for c in calls_in(statement)):
                     return True
             elif isinstance(statement, (cst.With, cst.Try)):
-                if self._surely_cleans(statement.body.body, temp):
+                if self._surely_cleans(statement.body, temp):
                     return True
             elif isinstance(statement, cst.If) and self.mentions(statement.test, temp):
-                if self._surely_cleans(statement.body.body, temp):
+                if self._surely_cleans(statement.body, temp):
                     return True
         return False
 
