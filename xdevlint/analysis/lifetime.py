@@ -80,6 +80,7 @@ _FACTORY_KINDS = {
     "tempfile.NamedTemporaryFile": FILE_OBJECT,
     "tempfile.TemporaryDirectory": DIRECTORY_OBJECT,
 }
+_DIRECTORY_FACTORIES = frozenset(f for f, kind in _FACTORY_KINDS.items() if kind in (DIRECTORY, DIRECTORY_OBJECT))
 _PARTIAL = "functools.partial"
 _CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 _QUOTES = frozenset({"shlex.quote", "pipes.quote", "urllib.request.pathname2url", "urllib.parse.quote"})
@@ -916,13 +917,9 @@ class Analysis:
             return False
         value = self.value_of(directory)
         return any(
-            isinstance(t, Fresh) and _FACTORY_KINDS.get(self._factory_of(t.call)) in (DIRECTORY, DIRECTORY_OBJECT)
+            isinstance(t, Fresh) and self.value_of(t.call.func).callees & _DIRECTORY_FACTORIES
             for t in (*value.idents, *value.within)
         )
-
-    def _factory_of(self, call: cst.Call) -> str:
-        """The ``tempfile`` factory ``call`` calls, by its qualified name ("" for another)."""
-        return next((c for c in sorted(self.value_of(call.func).callees) if c in _FACTORY_KINDS), "")
 
     def _in_temp_location(self, factory: str, calls: Sequence[cst.Call]) -> bool:
         """Whether the factory's ``dir=`` (given in any of ``calls``: a partial and its

@@ -567,9 +567,8 @@ class _Temp:
                 # A move releases it unless its destination may be beside it (``os.rename(p,
                 # p + ".gz")`` keeps a temp in the temp directory): one naming the temp may.
                 first = node.args[0] if node.args else None
-                rest = [*node.args[1:], *(k.value for k in node.keywords)]
                 if module.qualified(node.func) in names.CONSUMING_MOVES and isinstance(first, ast.Name) and first.id in self.paths:
-                    if not any(_mentions(a, self.names) for a in rest):
+                    if not any(_mentions(a, self.names) for a in (*node.args[1:], *(k.value for k in node.keywords))):
                         return True
                 func = node.func
                 if isinstance(func, ast.Attribute) and func.attr in ("rename", "replace") and len(node.args) == 1 and not node.keywords:
