@@ -64,7 +64,7 @@ from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import TEMP, staging_name
-from xdevlint.analysis.moves import move_of
+from xdevlint.analysis.moves import handed_to, move_of
 from xdevlint.analysis.provenance import ProvenanceProvider, writes
 from xdevlint.analysis.tree import children, decorated, is_property
 from xdevlint.analysis.values import EMPTY, STR, TEMPDIR, Fresh, Parent, Partial, Value
@@ -2121,7 +2121,11 @@ class Analysis:
     def argument_effect(self, call: cst.Call, temp: Temp) -> Optional[Status]:
         """What a same-module function called with the temp does to it (see ``parameter_effects``)."""
         best: Optional[Status] = None
-        func = call.func
+        func: cst.BaseExpression = call.func
+        args: Sequence[cst.Arg] = call.args
+        handed = handed_to(call, self.value_of)
+        if handed is not None:
+            func, args = handed  # ``asyncio.to_thread(_commit, tmp, dst)``: ``_commit(tmp, dst)``
         definitions: List[cst.CSTNode] = self.sorted_defs(self.value_of(func))
         if not definitions:
             inherited = self.super_method(call)
@@ -2142,7 +2146,7 @@ class Analysis:
             )
             offset = 1 if first == "cls" or first == "self" and not unbound else 0
             position = 0
-            for arg in call.args:
+            for arg in args:
                 if arg.star:
                     break
                 if arg.keyword is not None:

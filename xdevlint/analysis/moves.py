@@ -419,6 +419,35 @@ def _handed(call: cst.Call, mover: cst.BaseExpression, rest: Sequence[cst.Arg], 
     return None
 
 
+#: Calls that call the function they are handed once per element of what follows it.
+_ELEMENTWISE: FrozenSet[str] = frozenset(
+    {"map", "imap", "imap_unordered", "map_async", "starmap", "starmap_async", "filter", "reduce", "apply", "apply_async"}
+)
+
+
+def handed_to(call: cst.Call, value_of: ValueOf) -> Optional[Tuple[cst.BaseExpression, Sequence[cst.Arg]]]:
+    """A same-module function handed to ``call`` with the arguments it will be called with,
+    as a move function is (``_passed``): ``asyncio.to_thread(self._write, path, data)``,
+    ``loop.run_in_executor(None, save, tmp, dst)``, ``executor.submit(f, a, b)``,
+    ``atexit.register(_remove, tmp)``. The function and those arguments, or None. A
+    function handed on alone is a callback called with arguments of someone else's
+    choosing, and ``map(f, paths)`` and its kin call it with each element instead."""
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+    if name in _ELEMENTWISE or value_of(func).defs:
+        return None
+    for index, arg in enumerate(call.args):
+        if arg.star or arg.keyword is not None:
+            continue
+        if not any(isinstance(d, cst.FunctionDef) for d in value_of(arg.value).defs):
+            continue
+        rest = call.args[index + 1:]
+        if not rest or any(a.star for a in rest):
+            return None
+        return arg.value, rest
+    return None
+
+
 def _tuple_argument(args: Sequence[cst.Arg], keyword: str) -> Sequence[cst.Arg]:
     """The elements of ``keyword=(a, b)`` as arguments (``Thread(target=f, args=(a, b))``)."""
     for arg in args:

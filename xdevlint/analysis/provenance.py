@@ -30,7 +30,7 @@ from libcst.metadata import BaseMetadataProvider
 
 from xdevlint.analysis import names
 from xdevlint.analysis.locations import CACHE, DEFAULT, TEMP, Locations, staging_literal, staging_name
-from xdevlint.analysis.moves import NAMED, SEVERITY, UNPROVEN, WRITTEN, FunctionSummary, MoveEffect, Related, Verdict, copies_by_hand, instantiate, move_of
+from xdevlint.analysis.moves import NAMED, SEVERITY, UNPROVEN, WRITTEN, FunctionSummary, MoveEffect, Related, Verdict, copies_by_hand, handed_to, instantiate, move_of
 from xdevlint.analysis.tree import children, is_property
 from xdevlint.analysis.values import (
     EMPTY, FILE, NONE, PATH_KIND, STR, STR_KIND, TEMPDIR, Attr, Fresh, Literal, Merge, Param, Parent, Partial, Relation, Token, Value,
@@ -344,12 +344,13 @@ class _Interpreter:
                 # Each outermost call's verdict as if no copy fallback handled the move.
                 judged = [(c, leaf, leaf.judge()) for c, leaf in ((c, self.guard(c, self.effects[c][k])) for c, k in self.outermost(node))]
                 exdev = any(v is not None and v.kind != UNPROVEN for v in ([v for _, _, v in judged] if judged else [own.judge()]))
-                proven_everywhere = not own.guarded and own.is_proven
+                # Whether the sides stay on one filesystem does not depend on a fallback: a
+                # guarded link between siblings is still proven (XDV202 asks).
+                proven_everywhere = own.is_proven or bool(judged) and all(v is None for _, _, v in judged)
                 if not own.guarded and not proven_everywhere:
                     if not judged:
                         found = own.judge()
                     else:
-                        proven_everywhere = all(not leaf.guarded and v is None for _, leaf, v in judged)
                         reported = [(c, leaf, v) for c, leaf, v in judged if v is not None and not leaf.guarded]
                         if reported:
                             found = max((v for _, _, v in reported), key=lambda v: SEVERITY[v.kind])
@@ -1111,6 +1112,8 @@ class _Interpreter:
                 result = result | Value(instances=frozenset({definition}), kinds=PATH_KIND if info is not None and info.is_path else frozenset())
             else:
                 result = result | self.called(node, definition, arguments, receiver)
+        if not function.defs:
+            self.handed(node)
         if receiver is not None and isinstance(node.func, cst.Attribute):
             result = result | self.method_call(receiver, node.func.attr.value, positional, keywords)
         self.effects_of(node, function, receiver)
@@ -1150,6 +1153,19 @@ class _Interpreter:
                 # ``self.download_dir`` would be), so that two calls name one path.
                 result = result.with_idents(frozenset(Attr(t, node.func.attr.value + "()") for t in receiver.idents))
         return result
+
+    def handed(self, node: cst.Call) -> None:
+        """A same-module function handed to ``node`` with its arguments (``moves.handed_to``):
+        its moves are this call's, with those arguments."""
+        found = handed_to(node, self.value_of)
+        if found is None:
+            return
+        function, rest = found
+        receiver = self.values.get(function.value, EMPTY) if isinstance(function, cst.Attribute) else None
+        arguments = _Arguments(rest, [self.value_of(a.value) for a in rest])
+        for definition in self.ordered(self.value_of(function).defs):
+            if isinstance(definition, cst.FunctionDef):
+                self.called(node, definition, arguments, receiver)
 
     def note_write(self, node: cst.Call, function: Value, receiver: Optional[Value], arguments: "_Arguments") -> None:
         """Remember a path the running code opens for writing (``open(p, "w")``,

@@ -49,8 +49,10 @@ class StagedMoveNotProven(MoveRule):
     descriptor (`src_dir_fd=fd, dst_dir_fd=fd`). A name's spelling never proves anything.
 
     A move inside a function of the module is judged with what every call of that
-    function in the module passes, and reported once, at the move, with those calls as
-    related locations. A move whose `except OSError` clause falls back to a copy (or
+    function in the module passes (a hand-off with its arguments counts as a call:
+    `asyncio.to_thread(f, a, b)`, `loop.run_in_executor(None, f, a, b)`,
+    `executor.submit(f, a, b)`; `map(f, paths)` does not), and reported once, at the
+    move, with those calls as related locations. A move whose `except OSError` clause falls back to a copy (or
     checks for `errno.EXDEV`) is not reported.
 
     ## Why is this bad?

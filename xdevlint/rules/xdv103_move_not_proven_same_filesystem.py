@@ -24,7 +24,8 @@ class MoveNotProvenSameFilesystem(MoveRule):
     The proof is XDV102's: sibling names (`dst + ".tmp"`, `dst.with_suffix(".part")`,
     `join(dirname(dst), x)`), a temp made with `dir=` the destination's directory, one
     root named on both sides, one directory descriptor. A move inside a function of the
-    module is judged with what every call of it in the module passes; a move whose
+    module is judged with what every call of it in the module passes (or hands it with
+    its arguments: `asyncio.to_thread(f, a, b)`); a move whose
     `except OSError` clause falls back to a copy is not reported.
 
     Turn it on for storage code that must never depend on two paths sharing a

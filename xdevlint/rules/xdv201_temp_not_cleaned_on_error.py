@@ -87,7 +87,8 @@ class TempNotCleanedOnError(Rule):
     Cleanup counts when it is `os.unlink`, `os.remove`, `os.rmdir`, `Path.unlink`,
     `shutil.rmtree`, `TemporaryDirectory.cleanup()`, `with d:` on a
     `TemporaryDirectory`, `urlcleanup()` for `urlretrieve`'s, or a same-module function
-    (or method, or closure) that does one of those to its argument; through any name
+    (or method, or closure) that does one of those to its argument, called or handed on
+    with it (`asyncio.to_thread(_discard, tmp)`); through any name
     of the temp (`p = Path(f.name)`; `p.unlink()`); in a loop over a container holding
     it or a display naming it (`for n in (a, b): os.unlink(n)`); by a method of the
     object's class that removes what `self.attr` holds (`self.__exit__(...)` in
