@@ -105,6 +105,8 @@ TWENTY_SECOND_FINDINGS_FILE = BENCH / "ecosystem-twenty-second-findings.txt"
 TWENTY_SECOND_REVIEW_FILE = BENCH / "ecosystem-twenty-second-review.md"
 TWENTY_THIRD_FINDINGS_FILE = BENCH / "ecosystem-twenty-third-findings.txt"
 TWENTY_THIRD_REVIEW_FILE = BENCH / "ecosystem-twenty-third-review.md"
+TWENTY_FOURTH_FINDINGS_FILE = BENCH / "ecosystem-twenty-fourth-findings.txt"
+TWENTY_FOURTH_REVIEW_FILE = BENCH / "ecosystem-twenty-fourth-review.md"
 DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
 
 PINS: Tuple[str, ...] = (
@@ -1080,6 +1082,60 @@ TWENTY_THIRD_PINS: Tuple[str, ...] = (
     "yfinance==1.7.0",
     "yoyo-migrations==9.0.0",
 )
+#: A twenty-fourth held-out set, chosen on 2026-12-07 once the twenty-third set had been read and
+#: after that round's rule changes: the newest releases for Python 3.11 that day (wheels only) of
+#: LLM clients and fine-tuning, plotting, type checking and linting, web frameworks and ASGI
+#: servers, process control and containers, science and optimisation, quantum computing, HTTP and
+#: database clients, ORMs, games and GUI, notifications, mail and shell packages, in none of the
+#: lists above nor in bench/realbugs.txt, chosen by domain, not by what they do with temps. Its
+#: findings are recorded unread and read once.
+TWENTY_FOURTH_PINS: Tuple[str, ...] = (
+    "altair==6.3.0",
+    "anthropic==2.17.0",
+    "apprise==2.3.0",
+    "botocore==1.44.18",
+    "bowler==0.9.0",
+    "cellpose==4.2.1.1",
+    "channels==4.3.2",
+    "circus==0.19.0",
+    "cvxpy==1.9.3",
+    "daphne==4.2.3",
+    "djangorestframework==3.18.3",
+    "dspy==3.4.1",
+    "falcon==4.4.0",
+    "gmsh==4.11.1",
+    "instructor==1.17.0",
+    "ipywidgets==8.1.9",
+    "Kivy==2.3.1",
+    "mechanize==0.4.10",
+    "mongoengine==0.29.3",
+    "offlineimap==8.0.3",
+    "omegaconf==2.4.0",
+    "openai==3.63.0",
+    "opensearch-py==3.2.0",
+    "phonopy==4.11.0",
+    "piccolo==1.38.0",
+    "podman-compose==1.6.0",
+    "psycopg==3.3.9",
+    "ptyprocess==0.7.0",
+    "pyarrow==26.0.1",
+    "pydocstyle==6.3.0",
+    "pygame==2.6.1",
+    "pyomo==6.10.1",
+    "pytype==2024.10.11",
+    "qiskit==2.6.2",
+    "qtconsole==5.7.2",
+    "quart==0.22.0",
+    "redis==8.2.0",
+    "requests-html==0.10.0",
+    "requests==2.34.2",
+    "seaborn==0.13.2",
+    "sh==2.4.0",
+    "spyder-kernels==3.1.6",
+    "thefuck==3.32",
+    "trl==1.16.0",
+    "urllib3==2.8.0",
+)
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
 
@@ -1527,7 +1583,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
-    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third"), default="tuned",
+    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth"), default="tuned",
                         help="which part of the corpus: tuned (PINS and the stdlib, the default), check "
                              "(CHECK_PINS, held out, then read), fresh (FRESH_PINS, held out after it), late "
                              "(LATE_PINS, held out after that), final (FINAL_PINS, held out after the late set), last "
@@ -1545,7 +1601,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "twentieth (TWENTIETH_PINS, after the nineteenth), "
                              "twenty-first (TWENTY_FIRST_PINS, after the twentieth), "
                              "twenty-second (TWENTY_SECOND_PINS, after the twenty-first) "
-                             "or twenty-third (TWENTY_THIRD_PINS, after the twenty-second): "
+                             "twenty-third (TWENTY_THIRD_PINS, after the twenty-second) "
+                             "or twenty-fourth (TWENTY_FOURTH_PINS, after the twenty-third): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
                         help="check these packages instead of the built-in pins (repeatable)")
@@ -1590,6 +1647,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "twenty-first": (TWENTY_FIRST_FINDINGS_FILE, TWENTY_FIRST_REVIEW_FILE),
         "twenty-second": (TWENTY_SECOND_FINDINGS_FILE, TWENTY_SECOND_REVIEW_FILE),
         "twenty-third": (TWENTY_THIRD_FINDINGS_FILE, TWENTY_THIRD_REVIEW_FILE),
+        "twenty-fourth": (TWENTY_FOURTH_FINDINGS_FILE, TWENTY_FOURTH_REVIEW_FILE),
     }[args.half]
     args.findings = args.findings or committed[0]
     args.review = args.review or committed[1]
@@ -1607,7 +1665,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                                      "nineteenth": NINETEENTH_PINS, "twentieth": TWENTIETH_PINS,
                                                      "twenty-first": TWENTY_FIRST_PINS,
                                                      "twenty-second": TWENTY_SECOND_PINS,
-                                                     "twenty-third": TWENTY_THIRD_PINS}[args.half])]
+                                                     "twenty-third": TWENTY_THIRD_PINS,
+                                                     "twenty-fourth": TWENTY_FOURTH_PINS}[args.half])]
         partial = args.pin is not None or (not args.stdlib and not held_out)
         if partial and not args.check and (args.findings in committed or args.review in committed):
             raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "

@@ -202,3 +202,44 @@ def test_user_defined_location() -> None:
     assert located("probe('/mnt/scratch/a')", locations) == {"scratch"}
     assert located("from proj.paths import scratch_dir\nprobe(scratch_dir())", locations) == {"scratch"}
     assert located("probe('/mnt/scratch/a')") == set()
+
+
+def _handed(source: str) -> object:
+    """What ``moves.handed_to`` makes of the last call in ``source``."""
+    from xdevlint.analysis.moves import handed_to
+
+    module = cst.parse_module(textwrap.dedent(source))
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True, cache={ProvenanceProvider: Locations()})
+    values = wrapper.resolve(ProvenanceProvider)
+    call = module.body[-1].body[0].value  # type: ignore[attr-defined]
+    found = handed_to(call, lambda node: values.get(node, Value()))
+    if found is None:
+        return None
+    function, rest = found
+    return module.code_for_node(function), [module.code_for_node(a.value) for a in rest]
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("asyncio.to_thread(commit, tmp, dst)", ("commit", ["tmp", "dst"])),
+        ("loop.run_in_executor(None, commit, tmp, dst)", ("commit", ["tmp", "dst"])),
+        ("pool.submit(commit, tmp, dst=dst)", ("commit", ["tmp", "dst"])),
+        ("commit(tmp, dst)", None),  # a call of it, not a hand-off
+        ("list(map(commit, pairs))", None),
+        ("map(commit, tmps, dsts)", None),  # called once per element
+        ("atexit.register(commit)", None),  # a callback: its arguments are someone else's
+        ("pool.submit(commit, *pairs)", None),
+        ("pool.submit(os.replace, tmp, dst)", None),  # no function of the module
+    ],
+)
+def test_a_function_handed_on_with_its_arguments(call: str, expected: object) -> None:
+    source = f"""
+    import asyncio, atexit, os
+
+    def commit(src, dst):
+        os.replace(src, dst)
+
+    {call}
+    """
+    assert _handed(source) == expected
