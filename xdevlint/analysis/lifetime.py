@@ -1192,6 +1192,9 @@ class Analysis:
             return False
         if any(other is not temp and other.kind in (DIRECTORY, DIRECTORY_OBJECT) and self.refers(directory, other) for other in temps):
             return True
+        scope = self.scope_of.get(temp.creation)
+        if scope is not None and self._left_to_default(directory, scope):
+            return False  # ``dir=tmpdir`` of ``tmpdir=None`` that a call leaves out: in the temp location
         placed = self.value_of(directory)
         # ``mkstemp(dir=module.tmpdir)``, ``dir=C.DEFAULT_LOCAL_TMP`` (another module's
         # constant, known only by its name): a staging directory of the program's own, not
@@ -1199,8 +1202,30 @@ class Analysis:
         named = isinstance(directory, cst.Attribute) and staging_name(directory.attr.value)
         if (placed.evidence or named) and TEMP not in placed.locations:
             return True
-        scope = self.scope_of.get(temp.creation)
         return scope is not None and self._removed_whole(directory, scope, 0)
+
+    def _left_to_default(self, directory: Node, scope: Node) -> bool:
+        """Whether ``directory`` is a parameter whose default is ``None`` (``def
+        make(text, tmpdir=None)``) that some call of the function in the module leaves out or
+        passes as ``None``: there ``tempfile`` makes the temp in the temp location, whatever
+        the parameter's name says."""
+        if not isinstance(directory, cst.Name) or not isinstance(scope, cst.FunctionDef):
+            return False
+        params = _parameters(scope)
+        param = next((p for p in params if p.name.value == directory.value), None)
+        if param is None or not (isinstance(param.default, cst.Name) and param.default.value == "None"):
+            return False
+        if any(any(isinstance(t, cst.Name) and t.value == directory.value for t in _targets(n)) for n in self.own_nodes(scope)):
+            return False  # bound again: ``tmpdir = tmpdir or mkdtemp()``
+        index = params.index(param) - (1 if self.method_of(scope) is not None else 0)
+        for calls in self.calls.values():
+            for call in calls:
+                if scope not in self.value_of(call.func).defs or any(a.star for a in call.args):
+                    continue
+                given = _argument(call, index, directory.value)
+                if given is None or isinstance(given, cst.Name) and given.value == "None":
+                    return True
+        return False
 
     def _removed_whole(self, directory: Node, scope: Node, depth: int) -> bool:
         """Whether ``directory``, seen in ``scope``, is a temp directory that goes whole with

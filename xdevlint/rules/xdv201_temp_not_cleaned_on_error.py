@@ -58,7 +58,9 @@ class TempNotCleanedOnError(Rule):
     of a `with TemporaryDirectory() as d`, or of `self._temp_dir` that a `tearDown`
     removes: whether that directory goes is asked of its own creation), or inside a
     staging directory the program keeps and removes whole (`dir=module.tmpdir`, or a
-    prefix naming it: `prefix=module.tmpdir + "/"`).
+    prefix naming it: `prefix=module.tmpdir + "/"`). A parameter is such a directory
+    only when the calls give it one: `dir=tmpdir` of `def f(text, tmpdir=None)` that a
+    call of `f` in the module leaves out makes the temp in the temp directory.
 
     A move counts in any form the move rules know, also a move function handed over
     with its arguments (`self._run_safely(os.replace, tmp, dst)`,
