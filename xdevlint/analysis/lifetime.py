@@ -26,8 +26,9 @@ it raises.
 A statement that can raise sends the statuses of that moment to the handlers that may
 catch the exception, or out of the function; ``finally`` runs on every way out. A
 move's own failure starts an error path only when the move crosses locations (what
-XDV101/XDV102 flag) or its handler falls back to a copy: the same-directory
-``os.replace`` of an atomic write is the recommended idiom, not a leak.
+XDV101/XDV102 flag), its handler falls back to a copy, or it renames a temp directory
+(which fails when the destination exists): the same-directory ``os.replace`` of an atomic
+write is the recommended idiom, not a leak.
 
 Two verdicts come out of it, one ``Lifetime`` per creation:
 - the temp *leaks on an error path* (XDV201) when some path that went through an
@@ -80,6 +81,8 @@ _FACTORY_KINDS = {
     "tempfile.NamedTemporaryFile": FILE_OBJECT,
     "tempfile.TemporaryDirectory": DIRECTORY_OBJECT,
 }
+#: Moves that put a directory inside an existing directory destination instead of failing.
+_MOVES_INTO = frozenset({"shutil.move"})
 _DIRECTORY_FACTORIES = frozenset(f for f, kind in _FACTORY_KINDS.items() if kind in (DIRECTORY, DIRECTORY_OBJECT))
 _PARTIAL = "functools.partial"
 _CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
@@ -2290,6 +2293,17 @@ class Analysis:
         here, there = self.value_of(found_source).locations, self.value_of(found_destination).locations
         return bool(here and there and here != there) or TEMP in here and not there
 
+    def renames_the_directory(self, call: cst.Call, temp: Temp) -> bool:
+        """Whether ``call`` renames the temp directory itself (``os.rename(tmpdir, dst)``,
+        ``Path(tmpdir).rename(dst)``): ``rename(2)`` refuses a destination that exists and is
+        not an empty directory (``ENOTEMPTY``, ``EEXIST``, ``ENOTDIR``), on one filesystem too,
+        as when another process published it first (``safe_move`` too). A file renamed onto
+        a file replaces it, and ``shutil.move`` moves a directory into one that exists."""
+        if temp.kind != DIRECTORY or temp.inside or self.value_of(call.func).callees & _MOVES_INTO:
+            return False
+        renamed = self.renamed(call)
+        return renamed is not None and renamed[0] is not None and self.refers(renamed[0], temp)
+
     def copied_after(self, call: cst.Call, temp: Temp) -> bool:
         """Whether a handler of a ``try`` around ``call`` copies the temp: a copy fallback."""
         child: Node = call
@@ -2588,7 +2602,9 @@ class _Flow:
         if found is None:
             temp = self.temps[index]
             moving = [c for c in calls_in(node) if self.a.moves(c, temp)]
-            found = any(self.a.crosses(c) or self.a.copied_after(c, temp) for c in moving) or self.raise_class(node, skip=moving) is not None
+            found = any(
+                self.a.crosses(c) or self.a.copied_after(c, temp) or self.a.renames_the_directory(c, temp) for c in moving
+            ) or self.raise_class(node, skip=moving) is not None
             self._counts[key] = found
         return found
 

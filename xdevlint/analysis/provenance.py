@@ -1218,14 +1218,18 @@ class _Interpreter:
         if factory is not None:
             dir_index, kind = factory
             directory = argument(dir_index, "dir")
-            if directory is None and not arguments.starred:
+            prefix = argument(dir_index - 1, "prefix")
+            if prefix is not None and prefix.locations and not prefix.is_object and not arguments.starred:
+                # ``mkdtemp(prefix=f"{cache_dir}/x.")``: a prefix that is a path of a known
+                # location is absolute, and ``os.path.join(dir, prefix + name)`` drops ``dir``:
+                # the temp lies beside that path, wherever ``dir`` points.
+                path = prefix.derived(STR_KIND, Relation.SIBLING).evolve(staged=frozenset({arguments.node(dir_index - 1, "prefix")}))
+            elif directory is None and not arguments.starred:
                 # Made in ``tempfile.gettempdir()``: beside what else is put there.
                 path = Value(locations=frozenset({TEMP}), kinds=STR_KIND, within=_IN_TEMPDIR)
-            elif directory is not None and directory.literal == "." and argument(dir_index - 1, "prefix") is not None:
+            elif directory is not None and directory.literal == "." and prefix is not None:
                 # ``mkstemp(prefix=str(p), dir=".")``: joined to ".", the prefix keeps its own
                 # directory, absolute or relative to the working one: the temp lies beside ``p``.
-                prefix = argument(dir_index - 1, "prefix")
-                assert prefix is not None
                 path = prefix.derived(STR_KIND, Relation.SIBLING).evolve(staged=frozenset({arguments.node(dir_index, "dir")}))
             elif directory is not None:
                 # Staged in ``dir``: its location, and inside it.

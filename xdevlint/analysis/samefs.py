@@ -10,7 +10,9 @@ of them), never a name's spelling:
 - sibling names share their directory: ``dst + ".tmp"``, ``f"{dst}.{pid}"``,
   ``dst.with_suffix(".part")``, ``dst.parent / x``, ``join(dirname(dst), x)``;
 - a temp made with ``dir=`` the destination's directory lies in it, and so does a path
-  inside a temp directory made in that directory (``mkdtemp(dir=D)``);
+  inside a temp directory made in that directory (``mkdtemp(dir=D)``); a temp whose prefix
+  is a path of a known location (``mkdtemp(prefix=f"{cache_entry}.")``) lies beside that
+  path, since ``os.path.join`` drops the temp directory before an absolute part;
 - two paths built below one root that the code names on both sides
   (``join(root, "tmp", n)`` and ``join(root, "new", n)``), a parameter, ``self.root``, an
   environment variable, the same call's result;

@@ -44,16 +44,18 @@ class StagedMoveNotProven(MoveRule):
     `join(dirname(dst), x)`, `os.sep.join([dirname(dst), x])`, `d / f"{n}.tmp"` and
     `d / n`: only a path is divided by a string), when the temp was made with `dir=`
     the destination's directory (or inside a temp directory made there; a backport's
-    `TemporaryDirectory(dir=d)` counts as tempfile's), when both are
-    built below one root the code names on both sides, or relative to one directory
+    `TemporaryDirectory(dir=d)` counts as tempfile's) or with a prefix that is a path of
+    a known location beside it (`mkdtemp(prefix=f"{entry}.")` with `entry` in the cache:
+    an absolute prefix drops the temp directory), when both are built below one root the
+    code names on both sides, or relative to one directory
     descriptor (`src_dir_fd=fd, dst_dir_fd=fd`). A name's spelling never proves anything.
 
     A move inside a function of the module is judged with what every call of that
     function in the module passes (a hand-off with its arguments counts as a call:
     `asyncio.to_thread(f, a, b)`, `loop.run_in_executor(None, f, a, b)`,
     `executor.submit(f, a, b)`; `map(f, paths)` does not), and reported once, at the
-    move, with those calls as related locations. A move whose `except OSError` clause falls back to a copy (or
-    checks for `errno.EXDEV`) is not reported.
+    move, with those calls as related locations. A move whose `except OSError` clause
+    falls back to a copy (or checks for `errno.EXDEV`) is not reported.
 
     ## Why is this bad?
     A staged file usually lives where its writer put it: the temp directory (often a

@@ -114,10 +114,12 @@ class TempNotCleanedOnError(Rule):
     temp covers `with os.fdopen(fd, "w") as f: f.write(json.dumps(record))`.
 
     A move's own failure is an error path only when the move crosses locations (what
-    XDV101 and XDV102 flag) or its handler falls back to a copy: the same-directory
-    atomic `os.replace` of `mkstemp(dir=os.path.dirname(dst))` is the recommended
-    idiom, not a leak, while a copy fallback that never removes the source leaves a
-    full-size file behind on every cross-device call.
+    XDV101 and XDV102 flag), its handler falls back to a copy, or it renames a temp
+    *directory* (`os.rename(tmpdir, dst)`: rename(2) refuses a destination that exists
+    and is not an empty directory, on one filesystem too): the same-directory atomic
+    `os.replace` of `mkstemp(dir=os.path.dirname(dst))` is the recommended idiom, not a
+    leak, while a copy fallback that never removes the source leaves a full-size file
+    behind on every cross-device call.
 
     A temp handed to the caller is the caller's from then on: the helper is checked
     up to the hand-off, and each call of the helper is checked as a creation of its
