@@ -1219,7 +1219,7 @@ class _Interpreter:
             dir_index, kind = factory
             directory = argument(dir_index, "dir")
             prefix = argument(dir_index - 1, "prefix")
-            if prefix is not None and prefix.locations and not prefix.is_object and not arguments.starred:
+            if prefix is not None and _a_located_path(prefix) and not arguments.starred:
                 # ``mkdtemp(prefix=f"{cache_dir}/x.")``: a prefix that is a path of a known
                 # location is absolute, and ``os.path.join(dir, prefix + name)`` drops ``dir``:
                 # the temp lies beside that path, wherever ``dir`` points.
@@ -1569,6 +1569,13 @@ _CHDIR = frozenset({"os.chdir"})
 _CWD = "<cwd>"
 #: ``open`` and its kin: with a writing mode, the function writes the file.
 _OPENS = frozenset({"builtins.open", "io.open", "codecs.open"})
+
+
+def _a_located_path(value: Value) -> bool:
+    """A path built below a directory of a known location (``cache_root / host / repo``,
+    ``join(user_cache_dir(), name)``): absolute. A bare name, whatever it is called
+    (``prefix=cache_key``), lies below nothing but its own parent."""
+    return bool(value.locations) and not value.is_object and any(not isinstance(t, Parent) for t in value.within)
 
 
 def _known_path(value: Value) -> bool:
