@@ -2295,10 +2295,10 @@ class Analysis:
 
     def renames_the_directory(self, call: cst.Call, temp: Temp) -> bool:
         """Whether ``call`` renames the temp directory itself (``os.rename(tmpdir, dst)``,
-        ``Path(tmpdir).rename(dst)``): ``rename(2)`` refuses a destination that exists and is
-        not an empty directory (``ENOTEMPTY``, ``EEXIST``, ``ENOTDIR``), on one filesystem too,
-        as when another process published it first (``safe_move`` too). A file renamed onto
-        a file replaces it, and ``shutil.move`` moves a directory into one that exists."""
+        ``Path(tmpdir).rename(dst)``, ``safe_move``): ``rename(2)`` refuses a destination that
+        exists and is not an empty directory (``ENOTEMPTY``, ``EEXIST``, ``ENOTDIR``), on one
+        filesystem too, as when another process published it first. A file renamed onto a
+        file replaces it, and ``shutil.move`` moves a directory into one that exists."""
         if temp.kind != DIRECTORY or temp.inside or self.value_of(call.func).callees & _MOVES_INTO:
             return False
         renamed = self.renamed(call)

@@ -1161,7 +1161,7 @@ class _Interpreter:
         if found is None:
             return
         function, rest = found
-        receiver = self.values.get(function.value, EMPTY) if isinstance(function, cst.Attribute) else None
+        receiver = self.value_of(function.value) if isinstance(function, cst.Attribute) else None
         arguments = _Arguments(rest, [self.value_of(a.value) for a in rest])
         for definition in self.ordered(self.value_of(function).defs):
             if isinstance(definition, cst.FunctionDef):
