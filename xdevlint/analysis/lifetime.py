@@ -1218,17 +1218,24 @@ class Analysis:
         param = next((p for p in params if p.name.value == directory.value), None)
         if param is None or not (isinstance(param.default, cst.Name) and param.default.value == "None"):
             return False
-        if any(any(isinstance(t, cst.Name) and t.value == directory.value for t in _targets(n)) for n in self.own_nodes(scope)):
-            return False  # bound again: ``tmpdir = tmpdir or mkdtemp()``
+        if self._rebinds(scope, directory.value):
+            return False  # ``tmpdir = tmpdir or mkdtemp()``
         index = params.index(param) - (1 if self.method_of(scope) is not None else 0)
-        for calls in self.calls.values():
-            for call in calls:
-                if scope not in self.value_of(call.func).defs or any(a.star for a in call.args):
-                    continue
-                given = _argument(call, index, directory.value)
-                if given is None or isinstance(given, cst.Name) and given.value == "None":
-                    return True
+        for call in self._callers(scope):
+            if any(a.star for a in call.args):
+                continue
+            given = _argument(call, index, directory.value)
+            if given is None or isinstance(given, cst.Name) and given.value == "None":
+                return True
         return False
+
+    def _rebinds(self, scope: cst.FunctionDef, name: str) -> bool:
+        """Whether the function binds its parameter ``name`` again."""
+        return any(any(isinstance(t, cst.Name) and t.value == name for t in _targets(n)) for n in self.own_nodes(scope))
+
+    def _callers(self, scope: Node) -> List[cst.Call]:
+        """The calls in the module that may call the function ``scope``."""
+        return [c for calls in self.calls.values() for c in calls if scope in self.value_of(c.func).defs]
 
     def _removed_whole(self, directory: Node, scope: Node, depth: int) -> bool:
         """Whether ``directory``, seen in ``scope``, is a temp directory that goes whole with
@@ -1245,16 +1252,14 @@ class Analysis:
         if depth >= 3 or not isinstance(scope, cst.FunctionDef):
             return False
         params = [p.name.value for p in _parameters(scope)]
-        if directory.value not in params or any(
-            any(isinstance(t, cst.Name) and t.value == directory.value for t in _targets(node)) for node in self.own_nodes(scope)
-        ):
+        if directory.value not in params or self._rebinds(scope, directory.value):
             return False  # not a parameter, or one the function binds again
         if _decorated(scope, _FIXTURES, self.value_of) or scope.name.value.startswith("test"):
             return self._pytest_directory(directory.value, depth)
         if self.method_of(scope) is not None:
             return False
         index = params.index(directory.value)
-        callers = [c for calls in self.calls.values() for c in calls if scope in self.value_of(c.func).defs]
+        callers = self._callers(scope)
         for call in callers:
             given = _argument(call, index, directory.value)
             if given is None or not self._removed_whole(given, self.scope_of.get(call, self.module), depth + 1):

@@ -73,7 +73,7 @@ class SwallowedMoveError(Rule):
     rename, replace or link (`os.rename`, `os.replace`, `os.renames`, `os.link`,
     `Path.rename`, `Path.replace`, `Path.hardlink_to`, however imported or handed on) of
     a staged file (a temp, a file the function wrote, a name that says staged, or what a
-    helper's callers pass, or hand it with to a worker) or between two known locations,
+    helper's callers pass, or hand to a worker with it) or between two known locations,
     whose two sides are not proven to stay on one filesystem (XDV102's proof, which a link
     whose failure the code goes on without needs too), when no path through the clause
     lets anyone learn why the call failed: it has no `raise` anywhere (a conditional
