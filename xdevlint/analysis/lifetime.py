@@ -408,6 +408,20 @@ def _is_names(target: cst.BaseExpression) -> bool:
     return isinstance(target, (cst.Name, cst.StarredElement))
 
 
+def _pairs(target: cst.BaseExpression, value: cst.BaseExpression) -> List[Tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """What each target of an assignment gets: ``a, b = x, y`` binds ``a`` to ``x`` and
+    ``b`` to ``y`` (element by element where both sides are tuples or lists of one length
+    without a star), any other target the whole value."""
+    if (
+        isinstance(target, (cst.Tuple, cst.List))
+        and isinstance(value, (cst.Tuple, cst.List))
+        and len(target.elements) == len(value.elements)
+        and not any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements))
+    ):
+        return [pair for t, v in zip(target.elements, value.elements) for pair in _pairs(t.value, v.value)]
+    return [(target, value)]
+
+
 def _is_false(node: Optional[cst.BaseExpression]) -> bool:
     return isinstance(node, cst.Name) and node.value == "False"
 
@@ -1515,8 +1529,7 @@ class Analysis:
                 before = len(temp.handles)
                 for node in nodes:
                     if isinstance(node, (cst.Assign, cst.AnnAssign)) and node.value is not None:
-                        value = node.value
-                        for target in _targets(node):
+                        for target, value in (p for t in _targets(node) for p in _pairs(t, node.value)):  # type: ignore[arg-type]
                             if isinstance(target, cst.Name):
                                 if target.value in temp.handles:
                                     continue
@@ -2139,8 +2152,11 @@ class Analysis:
 
     def keeps(self, function: cst.FunctionDef, probe: Temp) -> bool:
         for node in self.own_nodes(function):
-            if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)) and node.value is not None and self.carries(node.value, probe):
-                receivers: List[Node] = [t for t in _targets(node) if not _is_names(t)]
+            if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)) and node.value is not None:
+                receivers: List[Node] = [
+                    t for target in _targets(node) for t, v in _pairs(target, node.value)  # type: ignore[arg-type]
+                    if not _is_names(t) and self.carries(v, probe)
+                ]
             elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in names.STORE_METHODS:
                 receivers = [node.func.value] if any(self.carries(a.value, probe) for a in node.args) else []
             else:
@@ -3067,12 +3083,11 @@ class _Flow:
         if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
             value = node.value
             if value is not None:
-                stored = [t for t in _targets(node) if not _is_names(t)]
-                if not a.carries(value, temp):
-                    # ``self._pending[path] = None``: a registry keyed by the temp holds it too.
-                    stored = [t for t in stored if isinstance(t, cst.Subscript) and any(
-                        isinstance(e.slice, cst.Index) and a.carries(e.slice.value, temp) for e in t.slice
-                    )]
+                pairs = [(t, v) for target in _targets(node) for t, v in _pairs(target, value) if not _is_names(t)]
+                # ``self._pending[path] = None``: a registry keyed by the temp holds it too.
+                stored = [t for t, v in pairs if a.carries(v, temp) or isinstance(t, cst.Subscript) and any(
+                    isinstance(e.slice, cst.Index) and a.carries(e.slice.value, temp) for e in t.slice
+                )]
                 if stored:
                     effects = [self.store(t, index) for t in stored]
                     if HANDED in effects:
