@@ -1529,7 +1529,7 @@ class Analysis:
                 before = len(temp.handles)
                 for node in nodes:
                     if isinstance(node, (cst.Assign, cst.AnnAssign)) and node.value is not None:
-                        for target, value in (p for t in _targets(node) for p in _pairs(t, node.value)):  # type: ignore[arg-type]
+                        for target, value in (p for t in _targets(node) for p in _pairs(t, node.value)):
                             if isinstance(target, cst.Name):
                                 if target.value in temp.handles:
                                     continue
@@ -2154,7 +2154,7 @@ class Analysis:
         for node in self.own_nodes(function):
             if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)) and node.value is not None:
                 receivers: List[Node] = [
-                    t for target in _targets(node) for t, v in _pairs(target, node.value)  # type: ignore[arg-type]
+                    t for target in _targets(node) for t, v in _pairs(target, node.value)
                     if not _is_names(t) and self.carries(v, probe)
                 ]
             elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in names.STORE_METHODS:
@@ -2450,6 +2450,7 @@ class _Flow:
         self.remade: Dict[int, Tuple[Node, bool]] = {}
         self.besides = frozenset(i for i, t in enumerate(temps) if t.deleting and analysis.names_beside(scope, t))
         self.flags = self._flags() if temps else frozenset()
+        self._bound_names: Optional[FrozenSet[str]] = None
 
     def _flags(self) -> FrozenSet[str]:
         """Names the function sets to ``True``/``False`` (``created = True``): tests of
@@ -2745,17 +2746,38 @@ class _Flow:
 
     def made_on_the_same_test(self, test: Node, temp: Temp) -> bool:
         """Whether the temp was made only where ``test`` holds: under an ``if`` on the same
-        test, or in the ``else`` of its negation, of names the function never binds
-        (``if args.explain: ... else: d = mkdtemp()``, later ``if not args.explain: rmtree(d)``)."""
-        guard = self._creation_guard(temp)
-        if guard is None:
-            return False
-        condition, holds = guard
+        test, or in the ``else`` of its negation, at any depth, of names the function never
+        binds (``if args.explain: ... else: d = mkdtemp()``, later ``if not args.explain:
+        rmtree(d)``), spelled out or through a flag bound once to it (``owns = out is None``)."""
+        spelled, negated, tested = self._tested(test)
+        for (condition, condition_negated, guard), holds in self._creation_guards(temp):
+            if spelled == condition and holds == (negated == condition_negated):
+                return not ((self.a.names_in(tested) | self.a.names_in(guard)) & self._bound())
+        return False
+
+    def _bound(self) -> FrozenSet[str]:
+        if self._bound_names is None:
+            self._bound_names = frozenset(k for node in self.a.own_nodes(self.scope) for t in _targets(node) for k in self.a.names_in(t))
+        return self._bound_names
+
+    def _tested(self, test: Node) -> Tuple[str, bool, Node]:
+        """A test's spelling without its ``not``, whether it had one, and the expression
+        spelled: a name bound once in the function to a comparison stands for it."""
         spelled, negated = self._spelling(test)
-        if spelled != condition[0]:
-            return False
-        bound = {k for node in self.a.own_nodes(self.scope) for t in _targets(node) for k in self.a.names_in(t)}
-        return holds == (negated == condition[1]) and not (self.a.names_in(test) & bound)
+        bare = test
+        while isinstance(bare, cst.UnaryOperation) and isinstance(bare.operator, cst.Not):
+            bare = bare.expression
+        if isinstance(bare, cst.Name):
+            bindings = [
+                node for node in self.a.own_nodes(self.scope)
+                if any(bare.value in self.a.names_in(t) for t in _targets(node))
+            ]
+            if len(bindings) == 1 and isinstance(bindings[0], cst.Assign) and len(bindings[0].targets) == 1:
+                value = bindings[0].value
+                if isinstance(bindings[0].targets[0].target, cst.Name) and isinstance(value, (cst.Comparison, cst.UnaryOperation)):
+                    inner, inner_negated = self._spelling(value)
+                    return inner, negated != inner_negated, value
+        return spelled, negated, bare
 
     def policy(self, node: cst.If) -> bool:
         """Whether an ``if`` sits in a ``finally`` (``if delete: os.unlink(tmp)``, ``if not
@@ -2771,19 +2793,19 @@ class _Flow:
             parent = self.a.parent.get(parent)
         return False
 
-    def _creation_guard(self, temp: Temp) -> Optional[Tuple[Tuple[str, bool], bool]]:
-        """The innermost ``if`` test the creation depends on, spelled, and whether the
-        creation needs it true (its body) or false (its ``else``)."""
+    def _creation_guards(self, temp: Temp) -> List[Tuple[Tuple[str, bool, Node], bool]]:
+        """The ``if`` tests the creation depends on, innermost first, as ``_tested`` reads
+        them, and whether the creation needs each true (its body) or false (its ``else``)."""
+        found: List[Tuple[Tuple[str, bool, Node], bool]] = []
         node: Node = temp.statement
         parent = self.a.parent.get(node)
         while parent is not None and parent is not self.scope:
             if isinstance(parent, cst.If) and node is parent.body:
-                return self._spelling(parent.test), True
-            if isinstance(parent, cst.Else) and isinstance(self.a.parent.get(parent), cst.If):
-                spelled, negated = self._spelling(self.a.parent[parent].test)  # type: ignore[attr-defined]
-                return (spelled, negated), False
+                found.append((self._tested(parent.test), True))
+            elif isinstance(parent, cst.Else) and isinstance(self.a.parent.get(parent), cst.If):
+                found.append((self._tested(self.a.parent[parent].test), False))  # type: ignore[attr-defined]
             node, parent = parent, self.a.parent.get(parent)
-        return None
+        return found
 
     def _spelling(self, test: Node) -> Tuple[str, bool]:
         """A test's code without its ``not``, and whether it had one."""
