@@ -1097,7 +1097,10 @@ class Analysis:
             return None
         self._busy.add(function)
         found: Optional[Made] = None
-        temps = [t for t in self.temps_of(function) if t.owner is None and not t.conditional and not self._kept_elsewhere(function, t)]
+        temps = [
+            t for t in self.temps_of(function)
+            if t.owner is None and not t.conditional and not self._made_on_request(function, t) and not self._kept_elsewhere(function, t)
+        ]
         for node in self._walk(function.body):
             if not isinstance(node, cst.Return) or node.value is None or self.scope_of.get(node) is not function:
                 continue
@@ -1162,6 +1165,19 @@ class Analysis:
             elif isinstance(statement, cst.If) and self.mentions(statement.test, temp):
                 if self._surely_cleans(statement.body, temp):
                     return True
+        return False
+
+    def _made_on_request(self, function: cst.FunctionDef, temp: Temp) -> bool:
+        """Whether the helper makes the temp only as an ``if`` on a parameter says
+        (``if not cache: d = mkdtemp()``): like ``out or mkdtemp()``, a caller gets a temp
+        only sometimes, as its own argument decides."""
+        parameters = {p.name.value for p in _parameters(function)} - {"self", "cls"}
+        node: Node = temp.statement
+        parent = self.parent.get(node)
+        while parent is not None and parent is not function:
+            if isinstance(parent, cst.If) and node is not parent.test and self.names_in(parent.test) & parameters:
+                return True
+            node, parent = parent, self.parent.get(parent)
         return False
 
     def _kept_elsewhere(self, function: cst.FunctionDef, temp: Temp) -> bool:
