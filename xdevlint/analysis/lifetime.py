@@ -202,6 +202,9 @@ PATH, OBJECT, HOLDER, EITHER = "path", "object", "holder", "either"
 _SEPARATORS = frozenset({"os.sep", "os.path.sep"})
 #: The directory a path inside a new temp directory lies in (``d = os.path.dirname(p)``).
 DIR = "dir"
+#: Paths below the temp and nothing else (``out = join(tmp, "x")``, ``[join(tmp, n) for n in
+#: names]``): handing one on hands the temp on, but an item of it, or its removal, is not the temp.
+BELOW = "below"
 
 ValueOf = Callable[[cst.CSTNode], Value]
 Node = cst.CSTNode
@@ -1559,8 +1562,11 @@ class Analysis:
                         if isinstance(target, cst.Tuple) and len(target.elements) == 2 and isinstance(iterated, cst.Call):
                             if iterated.args and self.value_of(iterated.func).callees & {"builtins.enumerate"}:
                                 target, iterated = target.elements[1].value, iterated.args[0].value  # ``for i, p in enumerate(paths)``
-                        if isinstance(target, cst.Name) and target.value not in temp.handles and self.iterates(iterated, temp):
-                            temp.handles[target.value] = EITHER if temp.kind in _OBJECTS else PATH
+                        if isinstance(target, cst.Name) and target.value not in temp.handles:
+                            if self.iterates(iterated, temp):
+                                temp.handles[target.value] = EITHER if temp.kind in _OBJECTS else PATH
+                            elif self.carries(iterated, temp) and self.below_only(iterated, temp):
+                                temp.handles[target.value] = BELOW  # ``for p in [join(tmp, n) for n in names]``
                     elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in names.STORE_METHODS:
                         if any(self.carries(a.value, temp) for a in node.args):
                             self._hold(node.func.value, local, temp)
@@ -1585,8 +1591,20 @@ class Analysis:
         if self.holds_object(value, temp):
             return OBJECT
         if self.carries(value, temp) or self.opens(value, temp):
-            return HOLDER
+            return BELOW if self.below_only(value, temp) else HOLDER
         return None
+
+    def below_only(self, value: Node, temp: Temp) -> bool:
+        """Whether ``value`` carries the temp only as paths below it: one (``join(tmp, "x")``),
+        or a display or comprehension of such paths (``[join(tmp, n) for n in names]``)."""
+        if isinstance(value, (cst.Tuple, cst.List, cst.Set)):
+            carried = [e.value for e in value.elements if self.carries(e.value, temp)]
+            return bool(carried) and all(self.below_only(e, temp) for e in carried)
+        if isinstance(value, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+            return self.below_only(value.elt, temp)
+        if isinstance(value, (cst.Name, cst.Attribute)):
+            return self.role(value, temp) == BELOW
+        return self.derives(value, temp) and not self.refers(value, temp)
 
     def opens(self, value: Node, temp: Temp) -> bool:
         """A file object on the temp (``open(tmp)``, ``os.fdopen(fd)`` of its ``mkstemp``):
@@ -1745,9 +1763,11 @@ class Analysis:
     def iterates(self, iterated: Node, temp: Temp) -> bool:
         """Whether a ``for`` over ``iterated`` comes to the temp: a container holding it
         (``paths``, ``self._files.values()``, ``list(paths)``), or a display naming it
-        (``(a, b)``)."""
+        (``(a, b)``); not one of paths below it only."""
         if isinstance(iterated, (cst.Tuple, cst.List, cst.Set)):
-            return any(self.carries(e.value, temp) for e in iterated.elements)
+            return any(self.carries(e.value, temp) and not self.below_only(e.value, temp) for e in iterated.elements)
+        if isinstance(iterated, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+            return self.carries(iterated.elt, temp) and not self.below_only(iterated.elt, temp)
         if isinstance(iterated, cst.Call):
             func = iterated.func
             if isinstance(func, cst.Attribute) and func.attr.value in _VIEWS and not iterated.args:
@@ -1942,6 +1962,10 @@ class Analysis:
         if isinstance(expression, cst.Dict):
             return any(isinstance(e, (cst.DictElement, cst.StarredDictElement)) and self.carries(e.value, temp) for e in expression.elements)
         if isinstance(expression, (cst.StarredElement, cst.Element)):
+            return self.carries(expression.value, temp)
+        if isinstance(expression, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+            return self.carries(expression.elt, temp)
+        if isinstance(expression, cst.DictComp):
             return self.carries(expression.value, temp)
         if isinstance(expression, cst.IfExp):
             return self.carries(expression.body, temp) or self.carries(expression.orelse, temp)
@@ -2932,7 +2956,7 @@ class _Flow:
             found = frozenset(
                 i for i in self.loop_temps(node)
                 if self.temps[i].factory in names.DOWNLOAD_TEMPS or any(
-                    role == HOLDER and key not in bound_inside and a.own_container(self.scope, key)
+                    role in (HOLDER, BELOW) and key not in bound_inside and a.own_container(self.scope, key)
                     for key, role in self.temps[i].handles.items()
                 )
             )
