@@ -425,6 +425,20 @@ def _pairs(target: cst.BaseExpression, value: cst.BaseExpression) -> List[Tuple[
     return [(target, value)]
 
 
+def _is_none(node: Optional[cst.BaseExpression]) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+def _constant(node: Optional[cst.BaseExpression]) -> Optional[Tuple[object]]:
+    """The value of a constant argument or default (``True``, ``None``, ``0``, ``"x"``), in a
+    tuple (``(None,)`` is a constant None); None for anything else."""
+    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
+        return ({"True": True, "False": False, "None": None}[node.value],)
+    if isinstance(node, (cst.Integer, cst.SimpleString)):
+        return (node.evaluated_value,)
+    return None
+
+
 def _is_false(node: Optional[cst.BaseExpression]) -> bool:
     return isinstance(node, cst.Name) and node.value == "False"
 
@@ -642,6 +656,7 @@ class Analysis:
         self.classes: List[cst.ClassDef] = []
         self._index(module)
         self._returns: Dict[Node, Optional[Made]] = {}
+        self._returned_from: Dict[Node, List[Node]] = {}
         self._parameter_effects: Dict[Node, Dict[str, Status]] = {}
         self._raises: Dict[Node, Optional[str]] = {}
         self._temps: Dict[Node, List[Temp]] = {}
@@ -893,7 +908,7 @@ class Analysis:
         for definition in self.sorted_defs(value):
             if isinstance(definition, cst.FunctionDef):
                 returned = self.returns_temp(definition)
-                if returned is not None:
+                if returned is not None and not self.declines(definition, call):
                     return returned
         return None
 
@@ -1102,8 +1117,9 @@ class Analysis:
         found: Optional[Made] = None
         temps = [
             t for t in self.temps_of(function)
-            if t.owner is None and not t.conditional and not self._made_on_request(function, t) and not self._kept_elsewhere(function, t)
+            if t.owner is None and not t.conditional and not self._kept_elsewhere(function, t)
         ]
+        made_at: List[Node] = []  # the statements that made what it returns
         for node in self._walk(function.body):
             if not isinstance(node, cst.Return) or node.value is None or self.scope_of.get(node) is not function:
                 continue
@@ -1120,10 +1136,12 @@ class Analysis:
                         made = climbed[1]
                         if made.index is None or where is None:
                             returned = replace(made, index=where if made.index is None else made.index)
+                            made_at.append(node)
                 for temp in temps:
                     if self.holds_object(expression, temp):
                         if not temp.deleting:
                             returned = Made(temp.kind, temp.factory, where, named=temp.named, inside=temp.inside, located=temp.located)
+                            made_at.append(temp.statement)
                     elif self.refers(expression, temp):
                         # ``return f.name`` of a ``NamedTemporaryFile(delete=False)``: the caller gets
                         # a path; of one that deletes its file (gone with the object), or that a
@@ -1131,15 +1149,67 @@ class Analysis:
                         kind = FILE if temp.kind == FILE_OBJECT else temp.kind
                         named = temp.named or temp.deleting or self.removed_on_return(node, temp)
                         returned = Made(kind, temp.factory, where, named=named, inside=temp.inside, located=temp.located)
+                        made_at.append(temp.statement)
                     elif temp.kind == DIRECTORY and self.derives(expression, temp):
                         returned = Made(DIRECTORY, temp.factory, where, inside=True, located=temp.located)
+                        made_at.append(temp.statement)
             if returned is None:
                 found = None  # it returns something else too: callers get a temp only sometimes
                 break
             found = found or returned
         self._busy.discard(function)
         self._returns[function] = found
+        self._returned_from[function] = made_at
         return found
+
+    def declines(self, function: cst.FunctionDef, call: cst.Call) -> bool:
+        """Whether this call's own arguments keep the helper from making what it returns:
+        each of its temps is made under an ``if`` on a parameter (``if not cache:``, ``if out
+        is None:``) that the argument given, or the default left, makes go the other way
+        (``fetch(url, cache=True)``)."""
+        made_at = self._returned_from.get(function) or []
+        return bool(made_at) and all(
+            any(self._static_test(test, function, call) is (not holds) for test, holds in self._parameter_guards(function, node))
+            for node in made_at
+        )
+
+    def _parameter_guards(self, function: cst.FunctionDef, node: Node) -> List[Tuple[cst.BaseExpression, bool]]:
+        """The ``if`` tests on the function's parameters that ``node`` runs under, and whether
+        it needs each true (its body) or false (its ``else``)."""
+        parameters = {p.name.value for p in _parameters(function)}
+        found: List[Tuple[cst.BaseExpression, bool]] = []
+        parent = self.parent.get(node)
+        while parent is not None and parent is not function:
+            if isinstance(parent, cst.If) and node is not parent.test and self.names_in(parent.test) & parameters:
+                found.append((parent.test, node is parent.body))
+            node, parent = parent, self.parent.get(parent)
+        return found
+
+    def _static_test(self, test: cst.BaseExpression, function: cst.FunctionDef, call: cst.Call) -> Optional[bool]:
+        """The value of a test of one parameter (``p``, ``not p``, ``p is None``, ``p is not
+        None``) at ``call``, when the argument given (or the default left) is a constant."""
+        negated = False
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test, negated = test.expression, not negated
+        compared: Optional[bool] = None  # ``is None`` (True), ``is not None`` (False)
+        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and _is_none(test.comparisons[0].comparator):
+            operator = test.comparisons[0].operator
+            if not isinstance(operator, (cst.Is, cst.IsNot)):
+                return None
+            test, compared = test.left, isinstance(operator, cst.Is)
+        if not isinstance(test, cst.Name) or self._rebinds(function, test.value) or any(a.star for a in call.args):
+            return None
+        params = _parameters(function)
+        param = next((p for p in params if p.name.value == test.value), None)
+        if param is None:
+            return None
+        index = params.index(param) - (1 if self.method_of(function) is not None and isinstance(call.func, cst.Attribute) else 0)
+        given = _argument(call, index, param.name.value)
+        constant = _constant(given if given is not None else param.default)
+        if constant is None:
+            return None
+        value = (constant[0] is None) == compared if compared is not None else bool(constant[0])
+        return value != negated
 
     def removed_on_return(self, node: cst.Return, temp: Temp) -> bool:
         """Whether a ``finally`` around ``node`` removes the temp as the function returns."""
@@ -1168,19 +1238,6 @@ class Analysis:
             elif isinstance(statement, cst.If) and self.mentions(statement.test, temp):
                 if self._surely_cleans(statement.body, temp):
                     return True
-        return False
-
-    def _made_on_request(self, function: cst.FunctionDef, temp: Temp) -> bool:
-        """Whether the helper makes the temp only as an ``if`` on a parameter says
-        (``if not cache: d = mkdtemp()``): like ``out or mkdtemp()``, a caller gets a temp
-        only sometimes, as its own argument decides."""
-        parameters = {p.name.value for p in _parameters(function)} - {"self", "cls"}
-        node: Node = temp.statement
-        parent = self.parent.get(node)
-        while parent is not None and parent is not function:
-            if isinstance(parent, cst.If) and node is not parent.test and self.names_in(parent.test) & parameters:
-                return True
-            node, parent = parent, self.parent.get(parent)
         return False
 
     def _kept_elsewhere(self, function: cst.FunctionDef, temp: Temp) -> bool:
