@@ -52,7 +52,9 @@ class TempNotCleanedOnError(Rule):
     the temp directory (`os.path.join(tempfile.gettempdir(), f"x-{uuid.uuid4()}")`),
     `self.attr = mkdtemp()`, an item of a container the function made
     (`env["TMP"] = mkdtemp()`, `dirs.append(mkdtemp())`), and the call of a
-    same-module helper that returns any of these. A `TemporaryDirectory()` object is
+    same-module helper that returns any of these (unless the call's own constant
+    arguments keep the helper from making it: `fetch(url, cache=True)` of a helper that
+    makes its temp under `if not cache:`). A `TemporaryDirectory()` object is
     not reported: when an error drops it, its finalizer removes the directory. Nor is a
     temp made inside a directory `tempfile` made (`dir=` a `mkdtemp()` of the function,
     of a `with TemporaryDirectory() as d`, or of `self._temp_dir` that a `tearDown`
@@ -92,11 +94,15 @@ class TempNotCleanedOnError(Rule):
     (or method, or closure) that does one of those to its argument, called or handed on
     with it (`asyncio.to_thread(_discard, tmp)`); through any name
     of the temp (`p = Path(f.name)`; `p.unlink()`); in a loop over a container holding
-    it or a display naming it (`for n in (a, b): os.unlink(n)`); by a method of the
+    it or a display naming it (`for n in (a, b): os.unlink(n)`; not one of paths below
+    it, `for p in [join(d, n) for n in names]`, which removes the files and leaves the
+    directory); by a method of the
     object's class that removes what `self.attr` holds (`self.__exit__(...)` in
     `__enter__`'s handler); guarded by an existence check
     (`if os.path.exists(p): os.remove(p)`, `if p.exists(): p.unlink()`) or by a test of
-    what decided the creation (`if out is None: shutil.rmtree(d)`); in a `finally`
+    what decided the creation (`if out is None: shutil.rmtree(d)`, at any depth of the
+    `if`s the creation sits in, and through a flag bound once to that test: `owns = out
+    is None` ... `if owns: shutil.rmtree(d)`); in a `finally`
     that also does other things first; or registered as above. For a path inside a new
     temp directory only removing (or moving) that directory counts
     (`shutil.rmtree(os.path.dirname(p))`): removing the file leaves the directory.

@@ -24,7 +24,9 @@ class TempNeverRemoved(Rule):
     `functools.partial` factory,
     `urllib.request.urlretrieve(url)` without a filename, a unique name in the temp
     directory such as `os.path.join(tempfile.gettempdir(), f"x-{uuid.uuid4()}")`, or a
-    same-module helper that returns one) that no normal path removes, moves, hands on
+    same-module helper that returns one, where the call's own constant arguments do not
+    keep it from making it: not `fetch(url, cache=True)` of one that makes its temp under
+    `if not cache:`) that no normal path removes, moves, hands on
     or registers for removal: a path no exception went through. A removal only in an
     `except` clause does not count (every call that succeeds leaves the temp), and the
     message says so. The finding is on the creation call.
@@ -51,7 +53,8 @@ class TempNeverRemoved(Rule):
     self._files.values(): os.remove(f.name)`) or over a glob of its name and `*`
     (`for f in glob(f"{name}*"): os.remove(f)`), or a registration (`atexit.register`,
     `self.addCleanup`, `ExitStack.callback`, `weakref.finalize`). For a path inside a
-    new temp directory the directory is the temp: removing or moving the file leaves
+    new temp directory the directory is the temp: removing or moving the file (or the
+    files of a loop over paths below it, `for p in [join(d, n) for n in names]`) leaves
     it, and the message names "the directory holding" the path. A `TemporaryDirectory`
     object is not reported: its finalizer removes the directory when the object goes.
     A `NamedTemporaryFile` that deletes its file (the default) is reported only for a
