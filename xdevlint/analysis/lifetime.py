@@ -2864,12 +2864,16 @@ class _Flow:
         bare = test
         while isinstance(bare, cst.UnaryOperation) and isinstance(bare.operator, cst.Not):
             bare = bare.expression
-        if isinstance(bare, cst.Name):
+        parameters = {p.name.value for p in _parameters(self.scope)} if isinstance(self.scope, cst.FunctionDef) else set()
+        if isinstance(bare, cst.Name) and bare.value not in parameters:
             bindings = [
                 node for node in self.a.own_nodes(self.scope)
                 if any(bare.value in self.a.names_in(t) for t in _targets(node))
             ]
-            if len(bindings) == 1 and isinstance(bindings[0], cst.Assign) and len(bindings[0].targets) == 1:
+            if (
+                len(bindings) == 1 and isinstance(bindings[0], cst.Assign) and len(bindings[0].targets) == 1
+                and self.a.order.get(bindings[0], 0) < self.a.order.get(test, 0)
+            ):
                 value = bindings[0].value
                 if isinstance(bindings[0].targets[0].target, cst.Name) and isinstance(value, (cst.Comparison, cst.UnaryOperation)):
                     inner, inner_negated = self._spelling(value)
@@ -2890,6 +2894,27 @@ class _Flow:
             parent = self.a.parent.get(parent)
         return False
 
+    def where(self, test: Node, holds: bool, state: State) -> State:
+        """The state where ``test`` is ``holds``: a temp made only under the other outcome of
+        the same test, of names the function never binds, was never made there (``if
+        backup: return`` after ``if backup: ... else: path = mkstemp()``)."""
+        if not self.temps:
+            return state
+        spelled, negated, tested = self._tested(test)
+        after = state
+        for index, temp in enumerate(self.temps):
+            if after.get(index) == frozenset({ABSENT}):
+                continue
+            for (condition, condition_negated, guard), needed in self._creation_guards(temp):
+                if condition != spelled or (self.a.names_in(tested) | self.a.names_in(guard)) & self._bound():
+                    continue
+                value = (holds != negated) != condition_negated  # the guard's value where ``test`` is ``holds``
+                if value != needed:
+                    after = dict(after) if after is state else after
+                    after[index] = frozenset({ABSENT})
+                    break
+        return after
+
     def _creation_guards(self, temp: Temp) -> List[Tuple[Tuple[str, bool, Node], bool]]:
         """The ``if`` tests the creation depends on, innermost first, as ``_tested`` reads
         them, and whether the creation needs each true (its body) or false (its ``else``)."""
@@ -2899,6 +2924,8 @@ class _Flow:
         while parent is not None and parent is not self.scope:
             if isinstance(parent, cst.If) and node is parent.body:
                 found.append((self._tested(parent.test), True))
+            elif isinstance(parent, cst.If) and node is parent.orelse:
+                found.append((self._tested(parent.test), False))  # an ``elif`` of it
             elif isinstance(parent, cst.Else) and isinstance(self.a.parent.get(parent), cst.If):
                 found.append((self._tested(self.a.parent[parent].test), False))  # type: ignore[attr-defined]
             node, parent = parent, self.a.parent.get(parent)
@@ -2915,13 +2942,14 @@ class _Flow:
 
     def if_statement(self, node: cst.If, state: State) -> Outcome:
         out, state = self.header(node.test, state)
-        then = self.suite(node.body, state)
+        then = self.suite(node.body, self.where(node.test, True, state))
+        otherwise = self.where(node.test, False, state)
         if isinstance(node.orelse, cst.If):
-            other = self.if_statement(node.orelse, state)
+            other = self.if_statement(node.orelse, otherwise)
         elif isinstance(node.orelse, cst.Else):
-            other = self.suite(node.orelse.body, state)
+            other = self.suite(node.orelse.body, otherwise)
         else:
-            other = {"next": state}
+            other = {"next": otherwise}
         # ``if os.path.exists(tmp): os.unlink(tmp)``: a test of the temp whose branch
         # removes it covers the other branch too (the temp is not there, or is None);
         # not a test of a name the temp is not yet (``if d is not None: rmtree(d)`` of a
