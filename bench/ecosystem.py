@@ -107,6 +107,8 @@ TWENTY_THIRD_FINDINGS_FILE = BENCH / "ecosystem-twenty-third-findings.txt"
 TWENTY_THIRD_REVIEW_FILE = BENCH / "ecosystem-twenty-third-review.md"
 TWENTY_FOURTH_FINDINGS_FILE = BENCH / "ecosystem-twenty-fourth-findings.txt"
 TWENTY_FOURTH_REVIEW_FILE = BENCH / "ecosystem-twenty-fourth-review.md"
+TWENTY_FIFTH_FINDINGS_FILE = BENCH / "ecosystem-twenty-fifth-findings.txt"
+TWENTY_FIFTH_REVIEW_FILE = BENCH / "ecosystem-twenty-fifth-review.md"
 DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
 
 PINS: Tuple[str, ...] = (
@@ -1136,6 +1138,61 @@ TWENTY_FOURTH_PINS: Tuple[str, ...] = (
     "trl==1.16.0",
     "urllib3==2.8.0",
 )
+#: A twenty-fifth held-out set, chosen on 2026-12-07 once the twenty-fourth set had been read and
+#: after that round's rule changes: the newest releases for Python 3.11 that day (wheels only) of
+#: documentation tools, CLI frameworks, data validation and serialization, geospatial,
+#: bioinformatics, audio and video, cryptography and security, cloud SDKs, task queues, static
+#: site generators, testing tools, packaging and build tools, editor plugins, networking,
+#: monitoring, scraping and finance packages, in none of the lists above nor in
+#: bench/realbugs.txt, chosen by domain, not by what they do with temps. Its findings are recorded
+#: unread and read once.
+TWENTY_FIFTH_PINS: Tuple[str, ...] = (
+    "ablog==0.11.13",
+    "alpaca-py==0.44.0",
+    "av==18.1.1",
+    "backtrader==1.9.78.123",
+    "cattrs==26.2.1",
+    "cement==3.0.16",
+    "click==8.5.1",
+    "Crawl4AI==0.9.5",
+    "cryptography==51.0.1",
+    "databricks-sdk==0.167.0",
+    "datadog==0.56.0",
+    "django-q2==1.11.1",
+    "dnspython==2.9.2",
+    "geopy==2.5.0",
+    "google-cloud-bigquery==3.47.0",
+    "jedi-language-server==0.47.0",
+    "jsonschema==4.26.0",
+    "marshmallow==4.4.0",
+    "mkdocs-macros-plugin==1.5.0",
+    "momepy==0.11.0",
+    "mutmut==3.8.1",
+    "ncclient==0.7.1",
+    "newspaper4k==0.9.6",
+    "oci==2.189.0",
+    "opentelemetry-sdk==1.45.2",
+    "parsel==1.12.1",
+    "pedalboard==0.9.26",
+    "pip-licenses==5.5.5",
+    "procrastinate==3.10.0",
+    "prometheus-client==0.26.0",
+    "pydoctor==25.10.1",
+    "pyfaidx==0.9.2.2",
+    "PyJWT==2.15.1",
+    "pynvim==0.6.0",
+    "pysam==0.24.1",
+    "pytest-bdd==9.0.1",
+    "pytest-html==4.2.0",
+    "quantstats==0.0.86",
+    "rasterstats==0.21.0",
+    "scikit-bio==0.7.4",
+    "sigstore==4.5.1",
+    "staticjinja==5.0.0",
+    "taskiq==0.13.0",
+    "typer==0.29.3",
+    "versioneer==0.29",
+)
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
 
@@ -1583,7 +1640,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
-    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth"), default="tuned",
+    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth"), default="tuned",
                         help="which part of the corpus: tuned (PINS and the stdlib, the default), check "
                              "(CHECK_PINS, held out, then read), fresh (FRESH_PINS, held out after it), late "
                              "(LATE_PINS, held out after that), final (FINAL_PINS, held out after the late set), last "
@@ -1602,7 +1659,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "twenty-first (TWENTY_FIRST_PINS, after the twentieth), "
                              "twenty-second (TWENTY_SECOND_PINS, after the twenty-first) "
                              "twenty-third (TWENTY_THIRD_PINS, after the twenty-second) "
-                             "or twenty-fourth (TWENTY_FOURTH_PINS, after the twenty-third): "
+                             "twenty-fourth (TWENTY_FOURTH_PINS, after the twenty-third) "
+                             "or twenty-fifth (TWENTY_FIFTH_PINS, after the twenty-fourth): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
                         help="check these packages instead of the built-in pins (repeatable)")
@@ -1648,6 +1706,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "twenty-second": (TWENTY_SECOND_FINDINGS_FILE, TWENTY_SECOND_REVIEW_FILE),
         "twenty-third": (TWENTY_THIRD_FINDINGS_FILE, TWENTY_THIRD_REVIEW_FILE),
         "twenty-fourth": (TWENTY_FOURTH_FINDINGS_FILE, TWENTY_FOURTH_REVIEW_FILE),
+        "twenty-fifth": (TWENTY_FIFTH_FINDINGS_FILE, TWENTY_FIFTH_REVIEW_FILE),
     }[args.half]
     args.findings = args.findings or committed[0]
     args.review = args.review or committed[1]
@@ -1666,7 +1725,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                                      "twenty-first": TWENTY_FIRST_PINS,
                                                      "twenty-second": TWENTY_SECOND_PINS,
                                                      "twenty-third": TWENTY_THIRD_PINS,
-                                                     "twenty-fourth": TWENTY_FOURTH_PINS}[args.half])]
+                                                     "twenty-fourth": TWENTY_FOURTH_PINS,
+                                                     "twenty-fifth": TWENTY_FIFTH_PINS}[args.half])]
         partial = args.pin is not None or (not args.stdlib and not held_out)
         if partial and not args.check and (args.findings in committed or args.review in committed):
             raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "
