@@ -107,6 +107,10 @@ class TempNotCleanedOnError(Rule):
     temp directory only removing (or moving) that directory counts
     (`shutil.rmtree(os.path.dirname(p))`): removing the file leaves the directory.
 
+    A statement that runs only where the test the creation depended on went the other way
+    (`if numpy: ... else: d = mkdtemp()`, then `if numpy: build()`, of names the function
+    never binds) starts no error path for it: the temp was not made there.
+
     Statements that cannot fail start no error path: path arithmetic (`os.path.join`,
     `Path(s)`), `len`/`str`/`range`/`enumerate`, `shlex.quote`, closing a descriptor,
     logging, a list's, set's or dict's `append`/`add`/`get` on one the function made,
