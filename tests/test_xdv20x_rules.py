@@ -226,6 +226,10 @@ def test_xdv203_says_why_no_path_lets_go() -> None:
     assert inside.startswith("the directory holding `self.loc` from `tempfile.mkdtemp()` is never removed: it is kept on `self.loc`")
     (item,) = _messages(FIXTURES / "XDV203" / "env_item_handed_to_exec.py")
     assert item.startswith("`env[...]` from `tempfile.mkdtemp()` is never removed")
+    # A statement that would hand the temp on but runs before it exists is no ``except``
+    # clause: the message must not say the temp is let go of only on error.
+    (before,) = _messages(FIXTURES / "XDV203" / "holder_returned_only_before_the_temp_is_made.py")
+    assert "is never removed: no path removes, moves, hands on or registers it" in before
 
 
 @pytest.mark.parametrize(

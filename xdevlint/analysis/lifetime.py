@@ -3490,7 +3490,8 @@ class _Flow:
             kept_on = temp.handle
         if not (leaks and handed):
             on_error = never and any(
-                isinstance(node, cst.BaseSmallStatement) and index in self.effects(node) for node in self.a.own_nodes(self.scope)
+                isinstance(node, cst.BaseSmallStatement) and index in self.effects(node) and self.a.in_handler(node)
+                for node in self.a.own_nodes(self.scope)
             )
             return Lifetime(temp, handed, leaks, never_released=never, kept_on=kept_on, only_on_error=on_error)
         if temp.conditional or temp.inside or temp.item or temp.unique or temp.deleting or self.a.moved_beside(temp):
