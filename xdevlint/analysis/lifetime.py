@@ -1174,13 +1174,17 @@ class Analysis:
         )
 
     def _parameter_guards(self, function: cst.FunctionDef, node: Node) -> List[Tuple[cst.BaseExpression, bool]]:
-        """The ``if`` tests on the function's parameters that ``node`` runs under, and whether
-        it needs each true (its body) or false (its ``else``)."""
+        """The ``if`` tests on the function's parameters that ``node`` runs under."""
         parameters = {p.name.value for p in _parameters(function)}
+        return [(test, holds) for test, holds in self.enclosing_tests(node, function) if self.names_in(test) & parameters]
+
+    def enclosing_tests(self, node: Node, scope: Node) -> List[Tuple[cst.BaseExpression, bool]]:
+        """The ``if`` tests ``node`` runs under in ``scope``, innermost first, and whether it
+        needs each true (their body) or false (their ``else`` or ``elif``)."""
         found: List[Tuple[cst.BaseExpression, bool]] = []
         parent = self.parent.get(node)
-        while parent is not None and parent is not function:
-            if isinstance(parent, cst.If) and node is not parent.test and self.names_in(parent.test) & parameters:
+        while parent is not None and parent is not scope:
+            if isinstance(parent, cst.If) and node is not parent.test:
                 found.append((parent.test, node is parent.body))
             node, parent = parent, self.parent.get(parent)
         return found
@@ -2916,20 +2920,9 @@ class _Flow:
         return after
 
     def _creation_guards(self, temp: Temp) -> List[Tuple[Tuple[str, bool, Node], bool]]:
-        """The ``if`` tests the creation depends on, innermost first, as ``_tested`` reads
-        them, and whether the creation needs each true (its body) or false (its ``else``)."""
-        found: List[Tuple[Tuple[str, bool, Node], bool]] = []
-        node: Node = temp.statement
-        parent = self.a.parent.get(node)
-        while parent is not None and parent is not self.scope:
-            if isinstance(parent, cst.If) and node is parent.body:
-                found.append((self._tested(parent.test), True))
-            elif isinstance(parent, cst.If) and node is parent.orelse:
-                found.append((self._tested(parent.test), False))  # an ``elif`` of it
-            elif isinstance(parent, cst.Else) and isinstance(self.a.parent.get(parent), cst.If):
-                found.append((self._tested(self.a.parent[parent].test), False))  # type: ignore[attr-defined]
-            node, parent = parent, self.a.parent.get(parent)
-        return found
+        """The ``if`` tests the creation depends on, as ``_tested`` reads them, and whether
+        the creation needs each true or false."""
+        return [(self._tested(test), holds) for test, holds in self.a.enclosing_tests(temp.statement, self.scope)]
 
     def _spelling(self, test: Node) -> Tuple[str, bool]:
         """A test's code without its ``not``, and whether it had one."""
