@@ -1617,6 +1617,9 @@ class Analysis:
                                 if role is not None:
                                     temp.handles[target.value] = role
                             elif self.carries(value, temp):
+                                key = _key(target)
+                                if isinstance(target, cst.Attribute) and key is not None and self.below_only(value, temp):
+                                    temp.handles.setdefault(key, BELOW)  # ``self.files = [join(tmp, n) for n in names]``
                                 self._hold(target, local, temp)
                     elif isinstance(node, cst.For):
                         target, iterated = node.target, node.iter
