@@ -966,7 +966,7 @@ class Analysis:
         directory = _argument(calls[-1], index, "dir") if len(calls) == 1 else next(
             (a.value for c in calls for a in c.args if a.keyword is not None and a.keyword.value == "dir"), None
         )
-        if directory is None or isinstance(directory, cst.Name) and directory.value == "None":
+        if directory is None or _is_none(directory):
             return True
         # The temp directory itself (``gettempdir()``, a ``/tmp`` literal), not a directory
         # that is temp by what made it (``mkdtemp()``) or by its name (``tmp_dir``): a temp
@@ -1123,7 +1123,7 @@ class Analysis:
         for node in self._walk(function.body):
             if not isinstance(node, cst.Return) or node.value is None or self.scope_of.get(node) is not function:
                 continue
-            if isinstance(node.value, cst.Name) and node.value.value == "None":
+            if _is_none(node.value):
                 continue
             elements = node.value.elements if isinstance(node.value, cst.Tuple) else None
             returned: Optional[Made] = None
@@ -1310,7 +1310,7 @@ class Analysis:
             return False
         params = _parameters(scope)
         param = next((p for p in params if p.name.value == directory.value), None)
-        if param is None or not (isinstance(param.default, cst.Name) and param.default.value == "None"):
+        if param is None or not _is_none(param.default):
             return False
         if self._rebinds(scope, directory.value):
             return False  # ``tmpdir = tmpdir or mkdtemp()``
@@ -1319,7 +1319,7 @@ class Analysis:
             if any(a.star for a in call.args):
                 continue
             given = _argument(call, index, directory.value)
-            if given is None or isinstance(given, cst.Name) and given.value == "None":
+            if given is None or _is_none(given):
                 return True
         return False
 
@@ -2555,6 +2555,8 @@ class _Flow:
         self.besides = frozenset(i for i, t in enumerate(temps) if t.deleting and analysis.names_beside(scope, t))
         self.flags = self._flags() if temps else frozenset()
         self._bound_names: Optional[FrozenSet[str]] = None
+        self._tests: Dict[Node, Tuple[str, bool, Node]] = {}
+        self._guards: Dict[Node, List[Tuple[Tuple[str, bool, Node], bool]]] = {}  # per creation statement
 
     def _flags(self) -> FrozenSet[str]:
         """Names the function sets to ``True``/``False`` (``created = True``): tests of
@@ -2867,6 +2869,12 @@ class _Flow:
     def _tested(self, test: Node) -> Tuple[str, bool, Node]:
         """A test's spelling without its ``not``, whether it had one, and the expression
         spelled: a name bound once in the function to a comparison stands for it."""
+        found = self._tests.get(test)
+        if found is None:
+            found = self._tests[test] = self._read_test(test)
+        return found
+
+    def _read_test(self, test: Node) -> Tuple[str, bool, Node]:
         spelled, negated = self._spelling(test)
         bare = test
         while isinstance(bare, cst.UnaryOperation) and isinstance(bare.operator, cst.Not):
@@ -2925,7 +2933,10 @@ class _Flow:
     def _creation_guards(self, temp: Temp) -> List[Tuple[Tuple[str, bool, Node], bool]]:
         """The ``if`` tests the creation depends on, as ``_tested`` reads them, and whether
         the creation needs each true or false."""
-        return [(self._tested(test), holds) for test, holds in self.a.enclosing_tests(temp.statement, self.scope)]
+        found = self._guards.get(temp.statement)
+        if found is None:
+            found = self._guards[temp.statement] = [(self._tested(test), holds) for test, holds in self.a.enclosing_tests(temp.statement, self.scope)]
+        return found
 
     def _spelling(self, test: Node) -> Tuple[str, bool]:
         """A test's code without its ``not``, and whether it had one."""
@@ -3711,8 +3722,7 @@ def binds_none(statement: Node, name: str) -> bool:
         and len(assign.targets) == 1
         and isinstance(assign.targets[0].target, cst.Name)
         and assign.targets[0].target.value == name
-        and isinstance(assign.value, cst.Name)
-        and assign.value.value == "None"
+        and _is_none(assign.value)
     )
 
 
