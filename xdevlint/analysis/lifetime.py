@@ -860,6 +860,20 @@ class Analysis:
         """Whether a call in ``function`` removes, moves or registers the removal of ``temp``."""
         return any(self.cleans(c, temp) or self.moves(c, temp) for c in self.calls.get(function, ()))
 
+    def leaves_the_base_out(self, cls: cst.ClassDef, scope: Node) -> bool:
+        """Whether ``scope`` enters (``setUpClass``) and the class or a same-module base
+        defines the method that leaves it (``tearDownClass``) without calling a base's
+        (``super().tearDownClass()``): a base not in view never gets to remove what
+        ``scope`` keeps then (pyomo's test cases, whose own ``tearDownClass`` is ``pass``)."""
+        method = self.method_of(scope)
+        leaving = names.ENTERING.get(scope.name.value) if method is not None else None  # type: ignore[attr-defined]
+        own = self.inherited_method(cls, leaving, own=True) if leaving is not None else None
+        if own is None:
+            return False
+        return not any(
+            isinstance(c.func, cst.Attribute) and c.func.attr.value == leaving for c in self.calls.get(own, ())
+        )
+
     def inherits_unseen(self, cls: cst.ClassDef) -> bool:
         """Whether the class or one of its same-module relatives derives from a class of
         the project that this module imports (``from ..app import JupyterHub``, or by its
@@ -2545,7 +2559,9 @@ class _Flow:
         #: (only those a method of the class removes: one it keeps for good is never released)
         self.pending: Set[int] = {
             i for i, t in enumerate(temps)
-            if t.owner is not None and self.entering and analysis.released(t.owner, t.handle.split(".", 1)[1], t.inside, besides=scope)
+            if t.owner is not None and self.entering and analysis.released(
+                t.owner, t.handle.split(".", 1)[1], t.inside, besides=scope, unseen=not analysis.leaves_the_base_out(t.owner, scope),
+            )
         }
         #: ``self.attr`` a temp is stored on that no method of the class removes
         self.kept_on: Dict[int, str] = {}
@@ -3195,7 +3211,8 @@ class _Flow:
         temp = self.temps[index]
         # A base not in view may remove what the class keeps, but not what this function
         # removes itself: storing a path of its temp on ``self`` hands nothing over then.
-        if self.a.released(cls, attr, temp.inside, unseen=not self.removes_itself(index)):
+        unseen = not self.removes_itself(index) and not self.a.leaves_the_base_out(cls, self.scope)
+        if self.a.released(cls, attr, temp.inside, unseen=unseen):
             if self.entering:
                 self.pending.add(index)
                 return None
