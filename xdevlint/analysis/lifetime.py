@@ -897,8 +897,9 @@ class Analysis:
             return Made(DIRECTORY if self.makes_directories(call) else FILE, sorted(value.callees)[0], named=True, unique=True)
         for found in sorted(value.callees):
             # ``from toil.lib.io import mkdtemp``: a project's maker named as tempfile's, called
-            # by that name, makes what tempfile's would (a method so named may be anything).
-            wrapped = names.tempfile_lookalike(found) if isinstance(call.func, cst.Name) else None
+            # by that name or through its imported module (mercurial's ``pycompat.mkstemp()``),
+            # makes what tempfile's would (an object's method so named may be anything).
+            wrapped = names.tempfile_lookalike(found) if self.called_as_imported(call.func) else None
             callee = wrapped or found
             kind = _FACTORY_KINDS.get(callee)
             if kind is not None:
@@ -925,6 +926,12 @@ class Analysis:
                 if returned is not None and not self.declines(definition, call):
                     return returned
         return None
+
+    def called_as_imported(self, func: Node) -> bool:
+        """``mkdtemp`` or ``pycompat.mkdtemp``: a function named by its import, or reached
+        through an imported module; not a method of an object the code made or was given
+        (ansible's ``self._shell.mkdtemp()`` returns a shell command)."""
+        return isinstance(func, cst.Name) or isinstance(func, cst.Attribute) and bool(self.value_of(func.value).callees)
 
     def unique_in_temp(self, call: cst.Call) -> bool:
         """``os.path.join(tempfile.gettempdir(), f"app-{uuid.uuid4()}")``: a name in the

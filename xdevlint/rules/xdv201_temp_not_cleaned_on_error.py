@@ -50,6 +50,9 @@ class TempNotCleanedOnError(Rule):
     factory's call (a factory the call can see: the module's, its function's, its
     object's), `urllib.request.urlretrieve(url)` without a filename, a unique name in
     the temp directory (`os.path.join(tempfile.gettempdir(), f"x-{uuid.uuid4()}")`),
+    a project's own maker named as tempfile's, imported by that name or reached through
+    its imported module (toil's `from toil.lib.io import mkdtemp`, mercurial's
+    `pycompat.mkstemp()`; an object's method so named is not one),
     `self.attr = mkdtemp()`, an item of a container the function made
     (`env["TMP"] = mkdtemp()`, `dirs.append(mkdtemp())`), and the call of a
     same-module helper that returns any of these (unless the call's own constant

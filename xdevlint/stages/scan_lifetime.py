@@ -240,7 +240,8 @@ def _aliases(module: ModuleIndex) -> Set[str]:
 
 def _may_create(module: ModuleIndex, func: ast.expr, aliases: Set[str]) -> bool:
     """Whether calling ``func`` may make a temp: ``tempfile.mkdtemp``, an alias, or a
-    factory's name on something that may be ``tempfile``. ``self.mkdtemp()`` is a
+    factory's name on something that may be ``tempfile``, or a project's module
+    (``pycompat.mkstemp()``). ``self.mkdtemp()`` is a
     method (a same-module one that returns a temp is caught by its own ``return``)."""
     name = _terminal(func)
     if name in aliases:
@@ -252,7 +253,7 @@ def _may_create(module: ModuleIndex, func: ast.expr, aliases: Set[str]) -> bool:
         if isinstance(receiver, ast.Name) and receiver.id in ("self", "cls"):
             return False
         known = module.qualified(receiver)
-        return known is None or known == "tempfile"
+        return known is None or known == "tempfile" or names.tempfile_lookalike(f"{known}.{name}") is not None
     known = module.qualified(func)
     return known is None or known in names.TEMP_FACTORIES or names.tempfile_lookalike(known) is not None
 
