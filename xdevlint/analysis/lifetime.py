@@ -267,6 +267,9 @@ class Temp:
     deleting: bool = False
     closing: bool = False
     handles: Dict[str, str] = field(default_factory=dict, compare=False, hash=False)  # name -> role
+    #: made right in a call's argument (``Indexer(mkdtemp())``): the expression it is there,
+    #: its only name; ``handle`` is the call's (``Indexer()``)
+    inline: Optional[Node] = field(default=None, compare=False, hash=False)
 
 
 @dataclass(frozen=True)
@@ -927,6 +930,35 @@ class Analysis:
                     return returned
         return None
 
+    def _made_in_argument(
+        self, creation: cst.Call, expression: Node, call: cst.Call, made: Made, conditional: bool, guards: FrozenSet[str],
+    ) -> Optional[Temp]:
+        """A temp made right in an argument of ``call`` (``run(mkdtemp())``, ``Indexer(root=
+        mkdtemp())``), as the statement ``call`` is (an expression, or the value assigned):
+        the same temp as ``d = mkdtemp(); run(d)``, whose only name is that argument, so its
+        verdict is that one's. Where the statement returns or yields it, it is handed on."""
+        line = self.parent.get(call)
+        if isinstance(line, cst.Assign) and line.value is call and len(line.targets) == 1 or isinstance(line, cst.Expr) and line.value is call:
+            statement = self.parent.get(line)
+        else:
+            return None
+        if not isinstance(statement, cst.SimpleStatementLine):
+            return None
+        callees = self.value_of(call.func).callees
+        if any(c in _FACTORY_KINDS or names.tempfile_lookalike(c) for c in callees) or self.creation_kind(call) is not None:
+            return None  # ``mkstemp(dir=mkdtemp())``: a maker's directory, left to the rules on moves
+        name = _terminal(call.func)
+        if name is None:
+            return None
+        key = f"{name}()"
+        is_path = self.value_of(expression).is_path
+        temp = Temp(
+            creation, statement, made.factory, made.kind, key, is_path, inside=made.inside,
+            located=made.located, conditional=conditional, guards=guards, unique=made.unique, inline=expression,
+        )
+        temp.handles[key] = PATH
+        return temp
+
     def called_as_imported(self, func: Node) -> bool:
         """``mkdtemp`` or ``pycompat.mkdtemp``: a function named by its import, or reached
         through an imported module; not a method of an object the code made or was given
@@ -1462,6 +1494,11 @@ class Analysis:
                 and isinstance(line, cst.Expr) and line.value is stored
             ):
                 target, statement, item = stored.func.value, self.parent.get(line), True
+            elif isinstance(stored, cst.Call) and made.kind in (FILE, DIRECTORY) and not made.named:
+                return self._made_in_argument(call, expression, stored, made, conditional, guards)
+        elif isinstance(parent, cst.Arg) and parent.keyword is not None and made.index is None and made.kind in (FILE, DIRECTORY) and not made.named:
+            stored = self.parent.get(parent)
+            return self._made_in_argument(call, expression, stored, made, conditional, guards) if isinstance(stored, cst.Call) else None
         descriptor: Optional[str] = None
         if made.index is not None:
             if not isinstance(target, (cst.Tuple, cst.List)) or made.index >= len(target.elements):
@@ -1752,6 +1789,8 @@ class Analysis:
         return False
 
     def role(self, expression: Node, temp: Temp) -> Optional[str]:
+        if expression is temp.inline:
+            return PATH
         if isinstance(expression, cst.Attribute) and expression.attr.value in temp.attributes:
             return EITHER
         if temp.attributes and self.attribute_read(expression) in temp.attributes:
@@ -2671,6 +2710,12 @@ class _Flow:
                 following[index] = frozenset({DELETING if temp.deleting else NAMED if temp.named else LIVE})
                 if not temp.named and not temp.deleting:
                     self.alive.add(index)
+                if temp.inline is not None:
+                    # Made right in the call's argument: the call has it as it runs, and
+                    # removes, moves or takes it over as it would ``d`` of ``d = mkdtemp()``.
+                    effect = self.effects(node).get(index)
+                    if effect is not None:
+                        following = self.apply(following, {index: effect})
             out["next"] = following
         return out
 

@@ -28,6 +28,8 @@ class Cleanups:
     def fix(self, lifetime: Lifetime) -> Optional[Fix]:
         """XDV201's fix for ``lifetime``'s leaks (see its "Fix safety"), or None."""
         temp = lifetime.temp
+        if temp.inline is not None:
+            return None  # no name to remove it by: the fix would have to bind one first
         if lifetime.handler_fixes:
             handled = self.handler_replacements(temp, lifetime)
             if handled is None:

@@ -299,12 +299,15 @@ class TempNotCleanedOnError(Rule):
 
 def held_as(temp: Temp, beside: bool = False) -> str:
     """How a message names the temp: by the name holding it, the container holding it
-    (``env[...]``), for a path inside a new temp directory, that directory, and for a
+    (``env[...]``), the call it was made in an argument of (``run()``), for a path inside
+    a new temp directory, that directory, and for a
     ``NamedTemporaryFile`` that deleted its own file, the file made at its name or beside it."""
     if temp.deleting:
         return f"the file made beside `{temp.handle}.name`" if beside else f"the new file at `{temp.handle}.name`"
     if temp.item:
         return f"`{temp.handle}[...]`"
+    if temp.inline is not None:
+        return f"the directory of the path given to `{temp.handle}`" if temp.inside else f"the temp given to `{temp.handle}`"
     if temp.inside:
         return f"the directory holding `{temp.handle}`"
     return f"`{temp.handle}`"

@@ -36,7 +36,11 @@ class TempNeverRemoved(Rule):
     parameter's or a global's container), or storing it on `self` in a class where
     some method removes or moves it. A temp only passed to calls
     (`subprocess.run([..., tmp])`, `load(path=tmp)`, `os.execvpe(..., env)` with it in
-    `env`, a dict the function made) is used there, not handed on. A temp opened in a
+    `env`, a dict the function made) is used there, not handed on; so is one made right
+    in a call's argument (`os.chdir(mkdtemp())`, `Indexer(root=mkdtemp())`), which is
+    judged as if bound to a name first: the call may remove, move, register or take it
+    over (`atexit.register(shutil.rmtree, mkdtemp())`, `return Workspace(mkdtemp())`),
+    and nothing else can. A temp opened in a
     browser or viewer (`webbrowser.open`, `os.startfile`) is kept for the user on purpose,
     and so is not reported; one whose path is only printed or logged is. A temp kept on
     `self` is reported when no method of the class (or of a same-module base or

@@ -40,6 +40,9 @@ _FILE_MAKERS = frozenset({"mkstemp", "mktemp", "NamedTemporaryFile"})
 DOWNLOAD_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.DOWNLOAD_TEMPS)
 UNIQUE_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.UNIQUE_NAME_CALLS)
 _JOINING_NAMES = frozenset(q.rsplit(".", 1)[1] for q in names.JOIN_CALLS | names.PATH_CLASSES)
+#: Calls whose result is their first argument's path, or one below it: a temp given to any
+#: other call is held as that call's argument (``run(mkdtemp())``).
+_PATH_NAMES = _JOINING_NAMES | frozenset(q.rsplit(".", 1)[1] for q in names.PASS_THROUGH_CALLS)
 #: The statements a ``mktemp`` name may wait in before a use creates its file.
 _SIMPLE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Pass)
 _REMOVING_METHODS = frozenset({"unlink", "rmdir"})
@@ -280,6 +283,8 @@ def _held(module: ModuleIndex, call: ast.Call) -> Tuple[str, Optional[ast.AST], 
         elif isinstance(parent, ast.Call) and expression in parent.args and isinstance(parent.func, ast.Attribute) and parent.func.attr in names.STORE_METHODS:
             return "unknown", parent, None  # ``dirs.append(mkdtemp())``: held by a container
         elif isinstance(parent, ast.Call) and parent.args and parent.args[0] is expression:
+            if _terminal(parent.func) not in _PATH_NAMES:
+                break  # made in a call's argument
             inside = inside or len(parent.args) > 1 and _terminal(parent.func) in _JOINING_NAMES
         elif isinstance(parent, (ast.BinOp, ast.BoolOp, ast.IfExp, ast.FormattedValue, ast.JoinedStr)):
             # ``... / "x"``; ``mkdtemp() + "/x"`` and ``f"{mkdtemp()}/x"`` (for any factory
@@ -296,6 +301,8 @@ def _held(module: ModuleIndex, call: ast.Call) -> Tuple[str, Optional[ast.AST], 
         if _name_outlives_file(module, parent):
             return "unknown", parent, None  # a file may be made again at its name, or beside it
         return "none", None, None  # deleted on close: the object cleans up after itself
+    if isinstance(parent, (ast.Call, ast.keyword)):
+        return "unknown", parent, None  # ``run(mkdtemp())``: held as the call's argument
     if isinstance(parent, ast.Return):
         return "unknown", parent, None  # a helper: each caller's call is a creation
     if isinstance(parent, ast.withitem):
