@@ -133,6 +133,9 @@ _CONTAINERS = frozenset(f"builtins.{c}" for c in ("dict", "list", "tuple", "set"
 _REMOVING = r"clean|remov|delet|unlink|rmtree|rmdir|purge|(?:^|_)rm(?:_|$)"
 _RELEASING_WORD = re.compile(_REMOVING + r"|dispos|finali[sz]|register|track", re.I)
 _CONTAINER_METHODS = frozenset({"remove", "discard", "pop"})
+#: Methods that remove the path they are called on when called with no argument (py.path's
+#: and plumbum's paths); a container's ``remove`` takes the item.
+_PATH_REMOVERS = frozenset({"remove", "delete"})
 #: Builtins whose failure is an error of the world, not of the program.
 _FALLIBLE_BUILTINS = frozenset({"builtins.open", "builtins.input", "builtins.__import__", "builtins.exec", "builtins.eval", "builtins.compile", "builtins.next", "builtins.int", "builtins.float"})
 #: Modules whose calls do I/O the world can make fail: processes, the network, files, archives.
@@ -942,8 +945,8 @@ class Analysis:
             statement = self.parent.get(line)
         else:
             return None
-        if not isinstance(statement, cst.SimpleStatementLine):
-            return None
+        if not isinstance(statement, cst.SimpleStatementLine) or self.value_of(creation.func).defs:
+            return None  # a helper's temp is judged at the helper, and where its result is kept
         callees = self.value_of(call.func).callees
         if any(c in _FACTORY_KINDS or names.tempfile_lookalike(c) for c in callees) or self.creation_kind(call) is not None:
             return None  # ``mkstemp(dir=mkdtemp())``: a maker's directory, left to the rules on moves
@@ -1117,7 +1120,7 @@ class Analysis:
                 wrapper = self.parent.get(parent)
                 if isinstance(wrapper, cst.Call) and wrapper.args and wrapper.args[0] is parent and parent.keyword is None and not parent.star:
                     callees = self.value_of(wrapper.func).callees
-                    if len(wrapper.args) == 1 and callees & _SAME_PATH_CALLS:
+                    if len(wrapper.args) == 1 and (callees & _SAME_PATH_CALLS or self.converts(wrapper, made)):
                         up = wrapper
                     elif len(wrapper.args) > 1 and made.kind == DIRECTORY and callees & _JOINING_CALLS:
                         made, up = replace(made, inside=True), wrapper
@@ -1151,6 +1154,16 @@ class Analysis:
             if up is None:
                 return expression, made, conditional, frozenset(guards)
             expression, parent = up, self.parent.get(up)
+
+    def converts(self, call: cst.Call, made: Made) -> bool:
+        """``tmp_dir = realpath(mkdtemp())``, ``bytestring_path(...)``, ``py.path.local(...)``:
+        a call of one argument, a new temp's path, whose result the code keeps instead of
+        the path: the path in another form (the code has no other name for the temp)."""
+        line = self.parent.get(call)
+        if not isinstance(line, (cst.Assign, cst.AnnAssign)) or line.value is not call or made.named:
+            return False
+        callees = self.value_of(call.func).callees
+        return not callees & (names.CLEANUP_FUNCTIONS | _CONTAINER_MAKERS) and not any(c in _FACTORY_KINDS for c in callees)
 
     def names_in(self, node: Node) -> Set[str]:
         found: Set[str] = set()
@@ -2153,6 +2166,9 @@ class Analysis:
             return True
         if temp.factory in names.DOWNLOAD_TEMPS and names.DOWNLOAD_CLEANUP in callees:
             return True  # ``urlcleanup()`` removes what ``urlretrieve`` downloaded
+        if isinstance(func, cst.Attribute) and func.attr.value in _PATH_REMOVERS and not call.args:
+            if self.names_directory(func.value, temp) and not self.holds_object(func.value, temp):
+                return True  # ``py.path.local(d).remove()``, plumbum's ``path.delete()``: not a list's ``remove(x)``
         if isinstance(func, cst.Attribute) and func.attr.value in names.CLEANUP_METHODS:
             if func.attr.value == "cleanup":
                 if temp.kind == DIRECTORY_OBJECT and self.holds_object(func.value, temp):

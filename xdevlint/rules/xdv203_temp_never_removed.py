@@ -40,7 +40,9 @@ class TempNeverRemoved(Rule):
     in a call's argument (`os.chdir(mkdtemp())`, `Indexer(root=mkdtemp())`), which is
     judged as if bound to a name first: the call may remove, move, register or take it
     over (`atexit.register(shutil.rmtree, mkdtemp())`, `return Workspace(mkdtemp())`),
-    and nothing else can. A temp opened in a
+    and nothing else can. A call of the new path alone whose result the code keeps
+    (`tmp_dir = realpath(mkdtemp())`, `py.path.local(mkdtemp())`) gives the path another
+    form: that name is the temp's. A temp opened in a
     browser or viewer (`webbrowser.open`, `os.startfile`) is kept for the user on purpose,
     and so is not reported; one whose path is only printed or logged is. A temp kept on
     `self` is reported when no method of the class (or of a same-module base or
@@ -50,7 +52,8 @@ class TempNeverRemoved(Rule):
     (`setUp`, `setUpClass`, `__enter__`) keeps it and the class's own teardown
     (`tearDownClass`, `__exit__`) never calls the base's (`super().tearDownClass()`),
     since the base's never runs then. Removal counts however it is
-    written: `os.unlink`, `shutil.rmtree`, `Path.unlink`, `urlcleanup()` for `urlretrieve`'s, a same-module
+    written: `os.unlink`, `shutil.rmtree`, `Path.unlink`, a path object's `remove()` or
+    `delete()` (py.path's, plumbum's), `urlcleanup()` for `urlretrieve`'s, a same-module
     helper that removes its argument (also through a module function that returns its
     argument, `shutil.rmtree(to_bytes(p))`), a function of another module named for
     removal (`windows_proof_rm(p)`, `util.remove(p)`, `cleanup_later(p)`: taken at its
