@@ -172,6 +172,8 @@ _FILE_WRITES = frozenset({"write", "writelines", "flush", "truncate", "seek"})
 _OPENERS = frozenset({"builtins.open", "io.open"})
 _MAKE_DIRECTORIES = frozenset({"os.makedirs", "os.mkdir"})
 #: Of ``_HARDLY_FAILING_METHODS``, the ones an object that does I/O may spell too (``session.get``, ``job.update``).
+#: Of those, a container's that take no argument: given one, the method is something else's.
+_NO_ARGUMENT_METHODS = frozenset({"copy", "keys", "values", "items", "clear"})
 _AMBIGUOUS_METHODS = frozenset({"get", "pop", "popleft", "update", "replace", "decode", "encode", "index", "count", "format", "join"})
 #: ``Path`` methods that only compute another name: no I/O.
 _PATH_ARITHMETIC = frozenset({"as_posix", "with_name", "with_suffix", "with_stem", "joinpath", "is_absolute", "as_uri"})
@@ -2634,6 +2636,7 @@ class _Flow:
         self.flags = self._flags() if temps else frozenset()
         self._bound_names: Optional[FrozenSet[str]] = None
         self._tests: Dict[Node, Tuple[str, bool, Node]] = {}
+        self._opened: Optional[FrozenSet[str]] = None
         self._guards: Dict[Node, List[Tuple[Tuple[str, bool, Node], bool]]] = {}  # per creation statement
 
     def _flags(self) -> FrozenSet[str]:
@@ -3506,9 +3509,28 @@ class _Flow:
         if any((c.startswith(_IO_MODULES) and not c.startswith(_NO_IO)) or c in _FALLIBLE_BUILTINS for c in callees):
             return True
         func = call.func
-        return any(
-            self.a.mentions(arg.value, t) for t in self.temps for arg in call.args
-        ) or isinstance(func, cst.Attribute) and any(self.a.mentions(func.value, t) for t in self.temps)
+        parts = [arg.value for arg in call.args] + ([func.value] if isinstance(func, cst.Attribute) else [])
+        opened = self.opened_on()
+        return any(self.a.mentions(part, t) for t in self.temps for part in parts) or bool(opened) and any(
+            _key(inner) in opened for part in parts for inner in self.a._walk(part)
+        )
+
+    def opened_on(self) -> FrozenSet[str]:
+        """The names the function binds to what a call made of a temp (``h5 = open_file(tmp,
+        "w")``, ``self.db = connect(path)``): working on them is working on the temp, I/O the
+        world can make fail (``arr.copy(h5.root)``), as ``f.write(data)`` is."""
+        if self._opened is None:
+            found: Set[str] = set()
+            for node in self.a.own_nodes(self.scope):
+                if not isinstance(node, cst.Assign) or len(node.targets) != 1 or not isinstance(node.value, cst.Call):
+                    continue
+                key = _key(node.targets[0].target)
+                if key is not None and any(
+                    not arg.star and self.a.mentions(arg.value, t) for t in self.temps for arg in node.value.args
+                ) and not any(self.a.role(node.targets[0].target, t) is not None for t in self.temps):
+                    found.add(key)
+            self._opened = frozenset(found)
+        return self._opened
 
     def hardly_fails(self, call: cst.Call) -> bool:
         func = call.func
@@ -3541,6 +3563,8 @@ class _Flow:
             return True
         if func.attr.value not in _HARDLY_FAILING_METHODS:
             return False
+        if func.attr.value in _NO_ARGUMENT_METHODS and call.args:
+            return False  # ``arr.copy(h5.root, newname="x")``: not a container's ``copy()``
         # ``session.get(url)``, ``obj.update()``: on a receiver of unknown kind, only the
         # methods no I/O object is likely to spell alike.
         return not receiver.is_path and (bool(receiver.kinds) or func.attr.value not in _AMBIGUOUS_METHODS)

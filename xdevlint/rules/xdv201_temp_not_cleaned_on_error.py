@@ -87,7 +87,9 @@ class TempNotCleanedOnError(Rule):
     `setup_class`): `tearDown` does not run when it raises, but what it registered
     with `addCleanup` does. A failing `setUp` is a test error, seen at once, so there
     only a statement the world can make fail counts (I/O, a process, a `raise`, work
-    on the temp), not a project call that only a bug could make raise. Temps
+    on the temp, also through an object a call made of it: `self.arr.copy(self.h5.root)`
+    after `self.h5 = open_file(self.path, "w")`), not a project call that only a bug
+    could make raise. Temps
     made in a loop and gathered in a container made before it stay there from pass
     to pass: a later pass's failure leaves the earlier ones.
 
