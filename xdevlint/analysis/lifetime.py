@@ -3311,12 +3311,26 @@ class _Flow:
         if temp.kind == DIRECTORY_OBJECT and isinstance(func, cst.Attribute) and func.attr.value in _CONTEXT_TAKERS:
             if any(a.holds_object(arg.value, temp) for arg in call.args):
                 return HANDED  # a directory object given away takes its cleanup with it
+        if a.super_method(call) is None and self.to_an_unseen_initializer(call) and any(a.carries(arg.value, temp) for arg in call.args):
+            return HANDED  # ``super().__init__(folder=d)`` of the project's base in another module: the object's now
         name = _terminal(func)
         value = a.value_of(func)
         if name is not None and _HANDING_WORD.search(name) and not value.defs and all(c.split(".", 1)[0] not in _STDLIB for c in value.callees):
             if any(a.carries(arg.value, temp) for arg in call.args):
                 return HANDED
         return None
+
+    def to_an_unseen_initializer(self, call: cst.Call) -> bool:
+        """``super().__init__(...)`` in ``__init__`` of a class that derives from a class of
+        the project in another module: that base keeps what it is given (virtualenv's
+        ``AppDataDiskFolder(folder)``), and its methods, which may remove it, are not in view."""
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "__init__" and isinstance(func.value, cst.Call)):
+            return False
+        if not (isinstance(func.value.func, cst.Name) and func.value.func.value == "super"):
+            return False
+        method = self.a.method_of(self.scope)
+        return method is not None and self.scope.name.value == "__init__" and self.a.inherits_unseen(method[0])  # type: ignore[attr-defined]
 
     def hands_off(self, node: Node, temp: Temp, index: int) -> Optional[Status]:
         a = self.a

@@ -48,7 +48,8 @@ class TempNeverRemoved(Rule):
     `self` is reported when no method of the class (or of a same-module base or
     subclass) removes it, unless the class derives from a class of its own project in
     another module (`from ..app import Hub`, or `from hub.app import Hub` in a file of
-    the `hub` package), whose methods are not in view; but not when a set-up method
+    the `hub` package), whose methods are not in view (so is one handed to such a base's
+    initializer, `super().__init__(folder=mkdtemp())`: the base keeps it); but not when a set-up method
     (`setUp`, `setUpClass`, `__enter__`) keeps it and the class's own teardown
     (`tearDownClass`, `__exit__`) never calls the base's (`super().tearDownClass()`),
     since the base's never runs then. Removal counts however it is
