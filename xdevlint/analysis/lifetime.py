@@ -966,9 +966,17 @@ class Analysis:
 
     def called_as_imported(self, func: Node) -> bool:
         """``mkdtemp`` or ``pycompat.mkdtemp``: a function named by its import, or reached
-        through an imported module; not a method of an object the code made or was given
-        (ansible's ``self._shell.mkdtemp()`` returns a shell command)."""
-        return isinstance(func, cst.Name) or isinstance(func, cst.Attribute) and bool(self.value_of(func.value).callees)
+        through a module imported by its own (lower-case) name; not a method of an object
+        the code made or was given (ansible's ``self._shell.mkdtemp()`` returns a shell
+        command), nor of one a module holds (pyomo's ``with TempfileManager as tmp:
+        tmp.mkdtemp()`` removes what it made when the block ends)."""
+        if isinstance(func, cst.Name):
+            return True
+        if not isinstance(func, cst.Attribute):
+            return False
+        receiver = _terminal(func.value)
+        callees = self.value_of(func.value).callees
+        return receiver is not None and receiver[:1].islower() and any(c.rpartition(".")[2] == receiver for c in callees)
 
     def unique_in_temp(self, call: cst.Call) -> bool:
         """``os.path.join(tempfile.gettempdir(), f"app-{uuid.uuid4()}")``: a name in the

@@ -51,8 +51,9 @@ class TempNotCleanedOnError(Rule):
     object's), `urllib.request.urlretrieve(url)` without a filename, a unique name in
     the temp directory (`os.path.join(tempfile.gettempdir(), f"x-{uuid.uuid4()}")`),
     a project's own maker named as tempfile's, imported by that name or reached through
-    its imported module (toil's `from toil.lib.io import mkdtemp`, mercurial's
-    `pycompat.mkstemp()`; an object's method so named is not one),
+    its module imported by its own name (toil's `from toil.lib.io import mkdtemp`,
+    mercurial's `pycompat.mkstemp()`; an object's method so named is not one, nor is a
+    module-level object's: pyomo's `TempfileManager.mkdtemp()`),
     `self.attr = mkdtemp()`, an item of a container the function made
     (`env["TMP"] = mkdtemp()`, `dirs.append(mkdtemp())`), and the call of a
     same-module helper that returns any of these (unless the call's own constant
