@@ -2644,7 +2644,7 @@ class _Flow:
         self.flags = self._flags() if temps else frozenset()
         self._bound_names: Optional[FrozenSet[str]] = None
         self._tests: Dict[Node, Tuple[str, bool, Node]] = {}
-        self._opened: Optional[FrozenSet[str]] = None
+        self._opened: Optional[Dict[str, int]] = None
         self._guards: Dict[Node, List[Tuple[Tuple[str, bool, Node], bool]]] = {}  # per creation statement
 
     def _flags(self) -> FrozenSet[str]:
@@ -3533,25 +3533,31 @@ class _Flow:
         func = call.func
         parts = [arg.value for arg in call.args] + ([func.value] if isinstance(func, cst.Attribute) else [])
         opened = self.opened_on()
-        return any(self.a.mentions(part, t) for t in self.temps for part in parts) or bool(opened) and any(
-            _key(inner) in opened for part in parts for inner in self.a._walk(part)
+        if any(self.a.mentions(part, t) for t in self.temps for part in parts):
+            return True
+        at = self.a.order.get(call, 0)
+        return bool(opened) and any(
+            opened.get(_key(inner), at) < at for part in parts for inner in self.a._walk(part)  # type: ignore[arg-type]
         )
 
-    def opened_on(self) -> FrozenSet[str]:
-        """The names the function binds to what a call made of a temp (``h5 = open_file(tmp,
-        "w")``, ``self.db = connect(path)``): working on them is working on the temp, I/O the
-        world can make fail (``arr.copy(h5.root)``), as ``f.write(data)`` is."""
+    def opened_on(self) -> Dict[str, int]:
+        """The names the function binds, once a temp is made, to what a call made of it
+        (``h5 = open_file(tmp, "w")``, ``self.db = connect(path)``), each with where it first
+        does: working on them after that is working on the temp, I/O the world can make fail
+        (``arr.copy(h5.root)``), as ``f.write(data)`` is."""
         if self._opened is None:
-            found: Set[str] = set()
+            found: Dict[str, int] = {}
             for node in self.a.own_nodes(self.scope):
                 if not isinstance(node, cst.Assign) or len(node.targets) != 1 or not isinstance(node.value, cst.Call):
                     continue
                 key = _key(node.targets[0].target)
+                at = self.a.order.get(node, 0)
                 if key is not None and any(
-                    not arg.star and self.a.mentions(arg.value, t) for t in self.temps for arg in node.value.args
+                    not arg.star and self.a.order.get(t.creation, at) < at and self.a.mentions(arg.value, t)
+                    for t in self.temps for arg in node.value.args
                 ) and not any(self.a.role(node.targets[0].target, t) is not None for t in self.temps):
-                    found.add(key)
-            self._opened = frozenset(found)
+                    found.setdefault(key, self.a.order.get(node, 0))
+            self._opened = found
         return self._opened
 
     def hardly_fails(self, call: cst.Call) -> bool:
