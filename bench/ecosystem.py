@@ -109,6 +109,8 @@ TWENTY_FOURTH_FINDINGS_FILE = BENCH / "ecosystem-twenty-fourth-findings.txt"
 TWENTY_FOURTH_REVIEW_FILE = BENCH / "ecosystem-twenty-fourth-review.md"
 TWENTY_FIFTH_FINDINGS_FILE = BENCH / "ecosystem-twenty-fifth-findings.txt"
 TWENTY_FIFTH_REVIEW_FILE = BENCH / "ecosystem-twenty-fifth-review.md"
+TWENTY_SIXTH_FINDINGS_FILE = BENCH / "ecosystem-twenty-sixth-findings.txt"
+TWENTY_SIXTH_REVIEW_FILE = BENCH / "ecosystem-twenty-sixth-review.md"
 DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
 
 PINS: Tuple[str, ...] = (
@@ -1193,6 +1195,61 @@ TWENTY_FIFTH_PINS: Tuple[str, ...] = (
     "typer==0.29.3",
     "versioneer==0.29",
 )
+#: A twenty-sixth held-out set, chosen on 2026-12-07 once the twenty-fifth set had been read and
+#: after that round's rule changes: the newest releases for Python 3.11 that day (wheels only) of
+#: web frameworks and servers, ORMs and database drivers, data science and plotting, NLP, image
+#: processing, infrastructure tooling, configuration and CLI, messaging and RPC, parsing and
+#: templating, notebook and editor tooling, scientific computing, games and GUIs, testing plugins,
+#: security, workflow orchestration, package managers, HTTP clients and storage SDKs, in none of the
+#: lists above nor in bench/realbugs.txt, chosen by domain, not by what they do with temps. Its
+#: findings are recorded unread and read once.
+TWENTY_SIXTH_PINS: Tuple[str, ...] = (
+    "aioboto3==15.5.0",
+    "asyncpg==0.32.0",
+    "Authlib==1.9.10",
+    "azure-storage-file-datalake==12.26.1",
+    "bcrypt==5.0.0",
+    "beautifulsoup4==4.15.0",
+    "blacksheep==2.6.4",
+    "cfn-lint==1.58.0",
+    "curl-cffi==0.17.0",
+    "dagster==1.13.29",
+    "dearpygui==2.3.1",
+    "django-debug-toolbar==8.0.0",
+    "duckdb==2.0.1",
+    "dynaconf==3.3.5",
+    "gensim==4.4.0",
+    "granian==2.8.9",
+    "httpcore==1.0.9",
+    "jupyter-lsp==2.3.1",
+    "lark==1.3.1",
+    "opencv-python-headless==5.1.0.95",
+    "paho-mqtt==2.2.0",
+    "pandas==3.1.2",
+    "pika==1.4.4",
+    "Pint==0.25.3",
+    "plotnine==0.15.9",
+    "poetry-plugin-export==1.10.1",
+    "prefect==3.9.1",
+    "pycryptodome==4.5.0",
+    "pymunk==7.3.1",
+    "pytest-asyncio==1.5.0",
+    "pytest-mock==3.17.0",
+    "pytest-timeout==2.4.0",
+    "python-dotenv==1.2.4",
+    "python-hcl2==8.1.4",
+    "pyzmq==27.3.0",
+    "rich==15.0.0",
+    "ruff==0.17.6",
+    "scipy==1.17.1",
+    "simpleitk==2.5.7",
+    "sqlmodel==0.0.50",
+    "statsmodels==0.15.0",
+    "textblob==0.20.1",
+    "tomlkit==0.15.3",
+    "troposphere==4.11.1",
+    "uv==0.13.10",
+)
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
 
@@ -1640,7 +1697,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
-    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth"), default="tuned",
+    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth"), default="tuned",
                         help="which part of the corpus: tuned (PINS and the stdlib, the default), check "
                              "(CHECK_PINS, held out, then read), fresh (FRESH_PINS, held out after it), late "
                              "(LATE_PINS, held out after that), final (FINAL_PINS, held out after the late set), last "
@@ -1660,7 +1717,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "twenty-second (TWENTY_SECOND_PINS, after the twenty-first) "
                              "twenty-third (TWENTY_THIRD_PINS, after the twenty-second) "
                              "twenty-fourth (TWENTY_FOURTH_PINS, after the twenty-third) "
-                             "or twenty-fifth (TWENTY_FIFTH_PINS, after the twenty-fourth): "
+                             "twenty-fifth (TWENTY_FIFTH_PINS, after the twenty-fourth) "
+                             "or twenty-sixth (TWENTY_SIXTH_PINS, after the twenty-fifth): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
                         help="check these packages instead of the built-in pins (repeatable)")
@@ -1707,6 +1765,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "twenty-third": (TWENTY_THIRD_FINDINGS_FILE, TWENTY_THIRD_REVIEW_FILE),
         "twenty-fourth": (TWENTY_FOURTH_FINDINGS_FILE, TWENTY_FOURTH_REVIEW_FILE),
         "twenty-fifth": (TWENTY_FIFTH_FINDINGS_FILE, TWENTY_FIFTH_REVIEW_FILE),
+        "twenty-sixth": (TWENTY_SIXTH_FINDINGS_FILE, TWENTY_SIXTH_REVIEW_FILE),
     }[args.half]
     args.findings = args.findings or committed[0]
     args.review = args.review or committed[1]
@@ -1726,7 +1785,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                                      "twenty-second": TWENTY_SECOND_PINS,
                                                      "twenty-third": TWENTY_THIRD_PINS,
                                                      "twenty-fourth": TWENTY_FOURTH_PINS,
-                                                     "twenty-fifth": TWENTY_FIFTH_PINS}[args.half])]
+                                                     "twenty-fifth": TWENTY_FIFTH_PINS,
+                                                     "twenty-sixth": TWENTY_SIXTH_PINS}[args.half])]
         partial = args.pin is not None or (not args.stdlib and not held_out)
         if partial and not args.check and (args.findings in committed or args.review in committed):
             raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "
