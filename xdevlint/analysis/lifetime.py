@@ -133,9 +133,9 @@ _CONTAINERS = frozenset(f"builtins.{c}" for c in ("dict", "list", "tuple", "set"
 _REMOVING = r"clean|remov|delet|unlink|rmtree|rmdir|purge|(?:^|_)rm(?:_|$)"
 _RELEASING_WORD = re.compile(_REMOVING + r"|dispos|finali[sz]|register|track", re.I)
 _CONTAINER_METHODS = frozenset({"remove", "discard", "pop"})
-#: Methods that remove the path they are called on when called with no argument (py.path's
-#: and plumbum's paths); a container's ``remove`` takes the item.
-_PATH_REMOVERS = frozenset({"remove", "delete"})
+#: Methods that remove the path they are called on when called with no argument (py.path's,
+#: plumbum's and etils' ``epath`` paths); a container's ``remove`` takes the item.
+_PATH_REMOVERS = frozenset({"remove", "delete", "rmtree"})
 #: Builtins whose failure is an error of the world, not of the program.
 _FALLIBLE_BUILTINS = frozenset({"builtins.open", "builtins.input", "builtins.__import__", "builtins.exec", "builtins.eval", "builtins.compile", "builtins.next", "builtins.int", "builtins.float"})
 #: Modules whose calls do I/O the world can make fail: processes, the network, files, archives.
@@ -2177,8 +2177,8 @@ class Analysis:
         if temp.factory in names.DOWNLOAD_TEMPS and names.DOWNLOAD_CLEANUP in callees:
             return True  # ``urlcleanup()`` removes what ``urlretrieve`` downloaded
         if isinstance(func, cst.Attribute) and func.attr.value in _PATH_REMOVERS and not call.args:
-            if self.names_directory(func.value, temp) and not self.holds_object(func.value, temp):
-                return True  # ``py.path.local(d).remove()``, plumbum's ``path.delete()``: not a list's ``remove(x)``
+            if self.names_directory(func.value, temp):
+                return True  # ``py.path.local(d).remove()``, ``epath.Path(d).rmtree()``: not a list's ``remove(x)``
         if isinstance(func, cst.Attribute) and func.attr.value in names.CLEANUP_METHODS:
             if func.attr.value == "cleanup":
                 if temp.kind == DIRECTORY_OBJECT and self.holds_object(func.value, temp):
@@ -3319,6 +3319,11 @@ class _Flow:
         if temp.kind == DIRECTORY_OBJECT and isinstance(func, cst.Attribute) and func.attr.value in _CONTEXT_TAKERS:
             if any(a.holds_object(arg.value, temp) for arg in call.args):
                 return HANDED  # a directory object given away takes its cleanup with it
+        setattr_ = len(call.args) == 3 and a.value_of(func).callees == {"builtins.setattr"} and not any(x.star or x.keyword for x in call.args)
+        if setattr_ and a.carries(call.args[2].value, temp):
+            target = call.args[0].value  # ``setattr(namespace, self.dest, log)``: stored on that object
+            if not (isinstance(target, cst.Name) and target.value in a.locals_of(self.scope)):
+                return HANDED
         if a.super_method(call) is None and self.to_an_unseen_initializer(call) and any(a.carries(arg.value, temp) for arg in call.args):
             return HANDED  # ``super().__init__(folder=d)`` of the project's base in another module: the object's now
         name = _terminal(func)

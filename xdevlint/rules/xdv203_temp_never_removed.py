@@ -33,7 +33,8 @@ class TempNeverRemoved(Rule):
 
     Handing on means a real transfer: returning or yielding the temp (or a container
     or object holding it) to the caller, storing it where it outlives the call (in a
-    parameter's or a global's container), or storing it on `self` in a class where
+    parameter's or a global's container, or with `setattr` on an object the function
+    was given), or storing it on `self` in a class where
     some method removes or moves it. A temp only passed to calls
     (`subprocess.run([..., tmp])`, `load(path=tmp)`, `os.execvpe(..., env)` with it in
     `env`, a dict the function made) is used there, not handed on; so is one made right
@@ -53,8 +54,8 @@ class TempNeverRemoved(Rule):
     (`setUp`, `setUpClass`, `__enter__`) keeps it and the class's own teardown
     (`tearDownClass`, `__exit__`) never calls the base's (`super().tearDownClass()`),
     since the base's never runs then. Removal counts however it is
-    written: `os.unlink`, `shutil.rmtree`, `Path.unlink`, a path object's `remove()` or
-    `delete()` (py.path's, plumbum's), `urlcleanup()` for `urlretrieve`'s, a same-module
+    written: `os.unlink`, `shutil.rmtree`, `Path.unlink`, a path object's `remove()`,
+    `delete()` or `rmtree()` (py.path's, plumbum's, etils' `epath`), `urlcleanup()` for `urlretrieve`'s, a same-module
     helper that removes its argument (also through a module function that returns its
     argument, `shutil.rmtree(to_bytes(p))`), a function of another module named for
     removal (`windows_proof_rm(p)`, `util.remove(p)`, `cleanup_later(p)`: taken at its
