@@ -941,7 +941,8 @@ class Analysis:
         """A temp made right in an argument of ``call`` (``run(mkdtemp())``, ``Indexer(root=
         mkdtemp())``), as the statement ``call`` is (an expression, or the value assigned):
         the same temp as ``d = mkdtemp(); run(d)``, whose only name is that argument, so its
-        verdict is that one's. Where the statement returns or yields it, it is handed on."""
+        verdict is that one's. A call in a ``return`` or a ``yield`` is not followed: its
+        result, which may hold the temp, goes to the caller."""
         line = self.parent.get(call)
         if isinstance(line, cst.Assign) and line.value is call and len(line.targets) == 1 or isinstance(line, cst.Expr) and line.value is call:
             statement = self.parent.get(line)
@@ -3561,7 +3562,7 @@ class _Flow:
                     not arg.star and self.a.order.get(t.creation, at) < at and self.a.mentions(arg.value, t)
                     for t in self.temps for arg in node.value.args
                 ) and not any(self.a.role(node.targets[0].target, t) is not None for t in self.temps):
-                    found.setdefault(key, self.a.order.get(node, 0))
+                    found.setdefault(key, at)
             self._opened = found
         return self._opened
 
