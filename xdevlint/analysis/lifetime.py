@@ -589,6 +589,16 @@ def _camel_case(name: str) -> bool:
     return name[:1].isupper() and not name.isupper()
 
 
+def _super_method_name(call: cst.Call, bare: bool = False) -> Optional[str]:
+    """``name`` of a ``super().name(...)`` (or, unless ``bare``, ``super(C, self).name(...)``)
+    call, or None."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call)) or bare and func.value.args:
+        return None
+    inner = func.value.func
+    return func.attr.value if isinstance(inner, cst.Name) and inner.value == "super" else None
+
+
 def _terminal(func: Node) -> Optional[str]:
     if isinstance(func, cst.Name):
         return func.value
@@ -2406,13 +2416,11 @@ class Analysis:
     def super_method(self, call: cst.Call) -> Optional[cst.FunctionDef]:
         """The same-module method ``super().name(...)`` runs, in a method of a class whose
         bases are in the module."""
-        func = call.func
-        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call) and not func.value.args):
-            return None
-        if not (isinstance(func.value.func, cst.Name) and func.value.func.value == "super"):
+        name = _super_method_name(call, bare=True)
+        if name is None:
             return None
         method = self.method_of(self.scope_of.get(call, self.module))
-        return self.inherited_method(method[0], func.attr.value, own=False) if method is not None else None
+        return self.inherited_method(method[0], name, own=False) if method is not None else None
 
     def initializer(self, cls: cst.ClassDef) -> Optional[cst.FunctionDef]:
         """The ``__init__`` a same-module class (or its same-module base) runs."""
@@ -3338,10 +3346,7 @@ class _Flow:
         """``super().__init__(...)`` in ``__init__`` of a class that derives from a class of
         the project in another module: that base keeps what it is given (virtualenv's
         ``AppDataDiskFolder(folder)``), and its methods, which may remove it, are not in view."""
-        func = call.func
-        if not (isinstance(func, cst.Attribute) and func.attr.value == "__init__" and isinstance(func.value, cst.Call)):
-            return False
-        if not (isinstance(func.value.func, cst.Name) and func.value.func.value == "super"):
+        if _super_method_name(call) != "__init__":
             return False
         method = self.a.method_of(self.scope)
         return method is not None and self.scope.name.value == "__init__" and self.a.inherits_unseen(method[0])  # type: ignore[attr-defined]
