@@ -513,3 +513,24 @@ def test_a_test_of_the_name_covers_the_other_branch_only_once_the_temp_may_exist
     )
     assert guarded.temp.handle == "fn" and not guarded.leaking and not guarded.never_released
     assert given.temp.handle == "tmp_dir" and given.handed_off and not given.never_released
+
+
+def test_an_object_made_of_the_temp_counts_only_once_bound_after_it() -> None:
+    # ``is_file`` is bound from ``video`` before ``video`` names the temp: working through it
+    # is not work on the temp, so the first statement the world can make fail is the one that
+    # opens the temp, not ``client.fetch(is_file)`` before it.
+    (found,) = lifetimes(
+        """
+        import os
+        import tempfile
+        def load(video, client):
+            is_file = os.path.isfile(video)
+            video = tempfile.NamedTemporaryFile(delete=False).name
+            data = client.fetch(is_file)
+            fh = open_store(video, "w")
+            fh.write(data)
+            fh.close()
+            os.unlink(video)
+        """
+    )
+    assert found.cited is not None and code(found.cited.origin) == 'fh = open_store(video, "w")'
