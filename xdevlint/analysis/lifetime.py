@@ -963,6 +963,8 @@ class Analysis:
         callees = self.value_of(call.func).callees
         if any(c in _FACTORY_KINDS or names.tempfile_lookalike(c) for c in callees) or self.creation_kind(call) is not None:
             return None  # ``mkstemp(dir=mkdtemp())``: a maker's directory, left to the rules on moves
+        if made.named and not self.may_make(call):
+            return None  # ``print(mktemp())``, ``load(mktemp())``: still only a name
         name = _terminal(call.func)
         if name is None:
             return None
@@ -1528,9 +1530,9 @@ class Analysis:
                 and isinstance(line, cst.Expr) and line.value is stored
             ):
                 target, statement, item = stored.func.value, self.parent.get(line), True
-            elif isinstance(stored, cst.Call) and made.kind in (FILE, DIRECTORY) and not made.named:
+            elif isinstance(stored, cst.Call) and made.kind in (FILE, DIRECTORY):
                 return self._made_in_argument(call, expression, stored, made, conditional, guards)
-        elif isinstance(parent, cst.Arg) and parent.keyword is not None and made.index is None and made.kind in (FILE, DIRECTORY) and not made.named:
+        elif isinstance(parent, cst.Arg) and parent.keyword is not None and made.index is None and made.kind in (FILE, DIRECTORY):
             stored = self.parent.get(parent)
             return self._made_in_argument(call, expression, stored, made, conditional, guards) if isinstance(stored, cst.Call) else None
         descriptor: Optional[str] = None
@@ -1970,7 +1972,7 @@ class Analysis:
         (``open(name, "w")``, ``writer.save(name)``, ``subprocess.run(cmd)`` with ``cmd`` built
         from it): storing the name in a result, or formatting or logging it, makes nothing."""
         for inner in self._walk(node):
-            if not isinstance(inner, cst.Call) or self._makes_nothing(inner):
+            if not isinstance(inner, cst.Call) or not self.may_make(inner):
                 continue
             if any(self.mentions(a.value, temp) for a in inner.args):
                 return True
@@ -2003,10 +2005,8 @@ class Analysis:
         """Whether ``node`` gives a wanted path to a call that may make a file there;
         ``embedded``: also one written into an f-string argument (``f"ark,t:{path}"``)."""
         for inner in self._walk(node):
-            if not isinstance(inner, cst.Call) or self._makes_nothing(inner) or self._expects_failure(inner):
+            if not isinstance(inner, cst.Call) or not self.may_make(inner):
                 continue
-            if _READING_NAME.match(_terminal(inner.func) or ""):
-                continue  # ``load(f.name)``, ``toil.import_file(f.name)``: it reads what is there
             for arg in inner.args:
                 if arg.star:
                     continue
@@ -2017,6 +2017,14 @@ class Analysis:
                 ):
                     return True
         return False
+
+    def may_make(self, call: cst.Call) -> bool:
+        """Whether ``call``, given a name where nothing is yet, may make a file there: not
+        one computing a name or a message, one expected to fail, or one reading what is
+        there (``load(f.name)``, ``toil.import_file(name)``)."""
+        if self._makes_nothing(call) or self._expects_failure(call):
+            return False
+        return not _READING_NAME.match(_terminal(call.func) or "")
 
     def _expects_failure(self, call: cst.Call) -> bool:
         """An assertion (``assertEqual(f.name, x)``), or a call inside ``pytest.raises``/
@@ -2056,14 +2064,6 @@ class Analysis:
         if name is not None and name.endswith(("Error", "Exception", "Warning")):
             return True  # ``RuntimeError("%s exists" % name)``: an exception carries the name
         return bool(self.value_of(call.func).callees & _INERT_CALLS)
-
-    def mentions_after(self, scope: Node, temp: Temp) -> bool:
-        """Whether anything after the creation names the temp (a ``mktemp`` name in use)."""
-        end = self.end[temp.statement]
-        return any(
-            self.order[n] > end and isinstance(n, (cst.Name, cst.Attribute)) and self.mentions(n, temp)
-            for n in self._walk(scope)
-        )
 
     def derives(self, expression: Node, temp: Temp) -> bool:
         """A path below (or beside) the temp's: ``os.path.join(tmp, "x")``, ``tmp / "x"``,
@@ -3683,10 +3683,8 @@ class _Flow:
         A removal only on error paths (in an ``except`` clause) does not count: every
         call that succeeds leaves the temp. A ``TemporaryDirectory`` object is left out:
         its finalizer removes the directory when the object goes."""
-        if temp.kind == DIRECTORY_OBJECT or not temp.located or index in self.pending or index not in self.alive and not temp.named:
-            return False
-        if temp.named and not self.a.mentions_after(self.scope, temp):
-            return False  # a name nothing uses: no file
+        if temp.kind == DIRECTORY_OBJECT or not temp.located or index in self.pending or index not in self.alive:
+            return False  # no file: a ``mktemp`` name no call that may make a file was given
         a = self.a
         if index in self.shown:
             return False  # opened in a browser or viewer: kept for the user
