@@ -608,9 +608,11 @@ def _terminal(func: Node) -> Optional[str]:
 
 
 #: What a path predicate is called, whoever defines it: it looks at the path and makes nothing.
-_PATH_PREDICATES: FrozenSet[str] = frozenset(
-    {"exists", "lexists", "isfile", "isdir", "islink", "ismount", "is_file", "is_dir", "is_symlink", "is_mount"}
-)
+_PATH_PREDICATES: FrozenSet[str] = frozenset({"exists", "lexists", "isfile", "isdir", "islink", "ismount"})
+#: A mapping's look-ups with a default (``d.get(key, default)``): they give the default back.
+_LOOKUPS = frozenset({"get", "setdefault", "pop"})
+#: A question, by its name (``is_file``, ``is_hdf5``, ``has_header``): it looks and makes nothing.
+_PREDICATE_NAME = re.compile(r"_*(?:is|has)_[A-Za-z0-9_]+")
 
 
 def _logs(func: Node) -> bool:
@@ -963,8 +965,10 @@ class Analysis:
         callees = self.value_of(call.func).callees
         if any(c in _FACTORY_KINDS or names.tempfile_lookalike(c) for c in callees) or self.creation_kind(call) is not None:
             return None  # ``mkstemp(dir=mkdtemp())``: a maker's directory, left to the rules on moves
-        if made.named and not self.may_make(call):
-            return None  # ``print(mktemp())``, ``load(mktemp())``: still only a name
+        if made.named and (not isinstance(line, cst.Expr) or not self.may_make(call)):
+            # ``print(mktemp())``, ``load(mktemp())``: still only a name; and one kept in a
+            # result (``p = realpath(mktemp())``, ``Provider(value=mktemp())``) may be one too.
+            return None
         name = _terminal(call.func)
         if name is None:
             return None
@@ -2058,9 +2062,11 @@ class Analysis:
         """A call that only computes a name or a message from its arguments."""
         if isinstance(call.func, cst.Attribute) and call.func.attr.value in names.LOGGING_METHODS | _PATH_ARITHMETIC:
             return True
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value in _LOOKUPS and len(call.args) == 2:
+            return True  # ``kwargs.get("out", mktemp())``: the name is a default, handed back as it is
         name = _terminal(call.func)
-        if name in _PATH_PREDICATES:
-            return True  # ``exists(name)``, a project's own included: it asks, and makes nothing
+        if name is not None and (name in _PATH_PREDICATES or _PREDICATE_NAME.fullmatch(name)):
+            return True  # ``exists(name)``, ``is_hdf5(name)``, a project's own included: it asks, and makes nothing
         if name is not None and name.endswith(("Error", "Exception", "Warning")):
             return True  # ``RuntimeError("%s exists" % name)``: an exception carries the name
         return bool(self.value_of(call.func).callees & _INERT_CALLS)
