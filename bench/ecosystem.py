@@ -111,6 +111,8 @@ TWENTY_FIFTH_FINDINGS_FILE = BENCH / "ecosystem-twenty-fifth-findings.txt"
 TWENTY_FIFTH_REVIEW_FILE = BENCH / "ecosystem-twenty-fifth-review.md"
 TWENTY_SIXTH_FINDINGS_FILE = BENCH / "ecosystem-twenty-sixth-findings.txt"
 TWENTY_SIXTH_REVIEW_FILE = BENCH / "ecosystem-twenty-sixth-review.md"
+TWENTY_SEVENTH_FINDINGS_FILE = BENCH / "ecosystem-twenty-seventh-findings.txt"
+TWENTY_SEVENTH_REVIEW_FILE = BENCH / "ecosystem-twenty-seventh-review.md"
 DEFAULT_CORPUS = Path("~/.cache/xdevlint-ecosystem")
 
 PINS: Tuple[str, ...] = (
@@ -1250,6 +1252,62 @@ TWENTY_SIXTH_PINS: Tuple[str, ...] = (
     "troposphere==4.11.1",
     "uv==0.13.10",
 )
+#: A twenty-seventh held-out set, chosen on 2026-12-08 once the twenty-sixth set had been read
+#: and after that round's rule changes: the newest releases for Python 3.11 that day (wheels only)
+#: of web frameworks and servers, ORMs and database drivers, infrastructure tooling, messaging and
+#: RPC, HTTP clients and storage, data science and plotting, NLP, audio and image processing,
+#: configuration and CLI, parsing and templating, notebook and editor tooling, scientific
+#: computing, GUIs and games, testing plugins, security, workflow orchestration, packaging,
+#: documentation, bioinformatics and geospatial code, in none of the lists above nor in
+#: bench/realbugs.txt, chosen by domain (by a helper that did not read the rules), not by what they
+#: do with temps. Its findings are recorded unread and read once.
+TWENTY_SEVENTH_PINS: Tuple[str, ...] = (
+    "aiosqlite==0.22.1",
+    "asciimatics==1.15.0",
+    "bioservices==1.16.0",
+    "Chameleon==4.6.0",
+    "cheroot==11.1.2",
+    "cliff==4.17.0",
+    "colour-science==0.4.7",
+    "connexion==3.3.0",
+    "django-ninja==1.8.0",
+    "euporie==2.10.4",
+    "httplib2==0.32.1",
+    "hvplot==0.12.2",
+    "jsonargparse==4.53.0",
+    "jupyter_server_proxy==4.6.0",
+    "jwcrypto==1.6.2",
+    "kafka-python==3.0.12",
+    "kopf==1.45.2",
+    "libpysal==4.14.1",
+    "lmfit==1.3.4",
+    "mido==1.3.3",
+    "myst-parser==5.2.0",
+    "nameko==2.14.1",
+    "niquests==3.21.2",
+    "numpydoc==1.11.0",
+    "OWSLib==0.35.0",
+    "passlib==1.9.5",
+    "pony==0.7.20",
+    "PyMySQL==1.2.4",
+    "pypyr==5.9.1",
+    "Pyro5==5.17",
+    "pyteomics==5.0.1",
+    "pytest-recording==0.15.0",
+    "pytest-rerunfailures==16.7",
+    "python-gitlab==8.6.0",
+    "sceptre==4.7.0",
+    "sf-hamilton==1.90.0",
+    "simpy==4.1.2",
+    "sumy==0.13.0",
+    "textacy==0.13.0",
+    "textX==4.4.0",
+    "ursina==7.0.0",
+    "versioningit==3.3.0",
+    "webdav4==0.11.0",
+    "ydata-profiling==4.18.4",
+    "zest.releaser==9.9.1",
+)
 #: Two different seeds: str hashes, and with them set iteration order, differ between them.
 HASH_SEEDS = ("0", "4242")
 
@@ -1697,7 +1755,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"where wheels are downloaded and unpacked (default {DEFAULT_CORPUS}); reused")
-    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth"), default="tuned",
+    parser.add_argument("--half", choices=("tuned", "check", "fresh", "late", "final", "last", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth", "twenty-seventh"), default="tuned",
                         help="which part of the corpus: tuned (PINS and the stdlib, the default), check "
                              "(CHECK_PINS, held out, then read), fresh (FRESH_PINS, held out after it), late "
                              "(LATE_PINS, held out after that), final (FINAL_PINS, held out after the late set), last "
@@ -1718,7 +1776,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "twenty-third (TWENTY_THIRD_PINS, after the twenty-second) "
                              "twenty-fourth (TWENTY_FOURTH_PINS, after the twenty-third) "
                              "twenty-fifth (TWENTY_FIFTH_PINS, after the twenty-fourth) "
-                             "or twenty-sixth (TWENTY_SIXTH_PINS, after the twenty-fifth): "
+                             "twenty-sixth (TWENTY_SIXTH_PINS, after the twenty-fifth) "
+                             "or twenty-seventh (TWENTY_SEVENTH_PINS, after the twenty-sixth): "
                              "each with its own findings and review files")
     parser.add_argument("--pin", action="append", metavar="NAME==VERSION",
                         help="check these packages instead of the built-in pins (repeatable)")
@@ -1766,6 +1825,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "twenty-fourth": (TWENTY_FOURTH_FINDINGS_FILE, TWENTY_FOURTH_REVIEW_FILE),
         "twenty-fifth": (TWENTY_FIFTH_FINDINGS_FILE, TWENTY_FIFTH_REVIEW_FILE),
         "twenty-sixth": (TWENTY_SIXTH_FINDINGS_FILE, TWENTY_SIXTH_REVIEW_FILE),
+        "twenty-seventh": (TWENTY_SEVENTH_FINDINGS_FILE, TWENTY_SEVENTH_REVIEW_FILE),
     }[args.half]
     args.findings = args.findings or committed[0]
     args.review = args.review or committed[1]
@@ -1786,7 +1846,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                                      "twenty-third": TWENTY_THIRD_PINS,
                                                      "twenty-fourth": TWENTY_FOURTH_PINS,
                                                      "twenty-fifth": TWENTY_FIFTH_PINS,
-                                                     "twenty-sixth": TWENTY_SIXTH_PINS}[args.half])]
+                                                     "twenty-sixth": TWENTY_SIXTH_PINS,
+                                                     "twenty-seventh": TWENTY_SEVENTH_PINS}[args.half])]
         partial = args.pin is not None or (not args.stdlib and not held_out)
         if partial and not args.check and (args.findings in committed or args.review in committed):
             raise EcosystemError("--pin/--no-stdlib check part of the corpus: give --findings and --review "

@@ -333,6 +333,7 @@ def test_every_held_out_set_is_apart_from_the_others_with_files_of_its_own() -> 
         "twenty-fourth": (eco.TWENTY_FOURTH_PINS, eco.TWENTY_FOURTH_FINDINGS_FILE, eco.TWENTY_FOURTH_REVIEW_FILE),
         "twenty-fifth": (eco.TWENTY_FIFTH_PINS, eco.TWENTY_FIFTH_FINDINGS_FILE, eco.TWENTY_FIFTH_REVIEW_FILE),
         "twenty-sixth": (eco.TWENTY_SIXTH_PINS, eco.TWENTY_SIXTH_FINDINGS_FILE, eco.TWENTY_SIXTH_REVIEW_FILE),
+        "twenty-seventh": (eco.TWENTY_SEVENTH_PINS, eco.TWENTY_SEVENTH_FINDINGS_FILE, eco.TWENTY_SEVENTH_REVIEW_FILE),
     }
     seen: dict = {}
     for half, (pins, findings_file, review_file) in sets.items():
