@@ -965,7 +965,7 @@ class Analysis:
         callees = self.value_of(call.func).callees
         if any(c in _FACTORY_KINDS or names.tempfile_lookalike(c) for c in callees) or self.creation_kind(call) is not None:
             return None  # ``mkstemp(dir=mkdtemp())``: a maker's directory, left to the rules on moves
-        if made.named and (not isinstance(line, cst.Expr) or not self.may_make(call)):
+        if made.named and (not isinstance(line, cst.Expr) or not self._may_make(call)):
             # ``print(mktemp())``, ``load(mktemp())``: still only a name; and one kept in a
             # result (``p = realpath(mktemp())``, ``Provider(value=mktemp())``) may be one too.
             return None
@@ -1976,7 +1976,7 @@ class Analysis:
         (``open(name, "w")``, ``writer.save(name)``, ``subprocess.run(cmd)`` with ``cmd`` built
         from it): storing the name in a result, or formatting or logging it, makes nothing."""
         for inner in self._walk(node):
-            if not isinstance(inner, cst.Call) or not self.may_make(inner):
+            if not isinstance(inner, cst.Call) or not self._may_make(inner):
                 continue
             if any(self.mentions(a.value, temp) for a in inner.args):
                 return True
@@ -2009,7 +2009,7 @@ class Analysis:
         """Whether ``node`` gives a wanted path to a call that may make a file there;
         ``embedded``: also one written into an f-string argument (``f"ark,t:{path}"``)."""
         for inner in self._walk(node):
-            if not isinstance(inner, cst.Call) or not self.may_make(inner):
+            if not isinstance(inner, cst.Call) or not self._may_make(inner):
                 continue
             for arg in inner.args:
                 if arg.star:
@@ -2022,7 +2022,7 @@ class Analysis:
                     return True
         return False
 
-    def may_make(self, call: cst.Call) -> bool:
+    def _may_make(self, call: cst.Call) -> bool:
         """Whether ``call``, given a name where nothing is yet, may make a file there: not
         one computing a name or a message, one expected to fail, or one reading what is
         there (``load(f.name)``, ``toil.import_file(name)``)."""
