@@ -1974,9 +1974,10 @@ class Analysis:
     def uses(self, node: Node, temp: Temp) -> bool:
         """Whether ``node`` gives a ``mktemp``-like name to a call that may make the file
         (``open(name, "w")``, ``writer.save(name)``, ``subprocess.run(cmd)`` with ``cmd`` built
-        from it): storing the name in a result, or formatting or logging it, makes nothing."""
+        from it): storing the name in a result, or formatting or logging it, makes nothing;
+        nor does a call that gives the name back in another form (``name = fsencode(name)``)."""
         for inner in self._walk(node):
-            if not isinstance(inner, cst.Call) or not self._may_make(inner):
+            if not isinstance(inner, cst.Call) or not self._may_make(inner) or self._converts_in_place(inner):
                 continue
             if any(self.mentions(a.value, temp) for a in inner.args):
                 return True
@@ -2021,6 +2022,15 @@ class Analysis:
                 ):
                     return True
         return False
+
+    def _converts_in_place(self, call: cst.Call) -> bool:
+        """``name = pycompat.fsencode(name)``, ``path = Path(path)``: a call of one argument
+        whose result the name it was given is bound to again, the same path in another form."""
+        line = self.parent.get(call)
+        if not isinstance(line, cst.Assign) or line.value is not call or len(line.targets) != 1 or len(call.args) != 1:
+            return False
+        target, argument = line.targets[0].target, call.args[0]
+        return not argument.star and argument.keyword is None and _key(target) is not None and _key(target) == _key(argument.value)
 
     def _may_make(self, call: cst.Call) -> bool:
         """Whether ``call``, given a name where nothing is yet, may make a file there: not
