@@ -2199,7 +2199,9 @@ class Analysis:
         value = self.value_of(func)
         callees = value.callees
         first = _argument(call, 0, "path")
-        if callees & names.CLEANUP_FUNCTIONS and first is not None and (self.names_directory(first, temp) or self.made_at(first, temp)):
+        if callees & names.CLEANUP_FUNCTIONS and first is not None and (
+            self.names_directory(first, temp) or self.made_at(first, temp) or self.of_an_object_made_of(first, temp)
+        ):
             return True
         if temp.factory in names.DOWNLOAD_TEMPS and names.DOWNLOAD_CLEANUP in callees:
             return True  # ``urlcleanup()`` removes what ``urlretrieve`` downloaded
@@ -2264,8 +2266,64 @@ class Analysis:
             and name not in _REGISTRATIONS
             and _RELEASING_WORD.search(name) is not None
             and all(c.split(".", 1)[0] not in _STDLIB for c in value.callees)
-            and any(self.names_directory(a.value, temp) or self.holds_object(a.value, temp) for a in call.args)
+            and any(
+                self.names_directory(a.value, temp) or self.holds_object(a.value, temp) or self.of_an_object_made_of(a.value, temp)
+                for a in call.args
+            )
         )
+
+    def makes_an_object_of(self, call: cst.Call, temp: Temp) -> bool:
+        """``localrepo.instance(ui, tmpdir)``, ``vfs(root)``: a call, not the standard
+        library's, given the temp: what it returns is most likely an object made on it."""
+        return not any(c.split(".", 1)[0] in _STDLIB for c in self.value_of(call.func).callees) and any(
+            not a.star and self.carries(a.value, temp) for a in call.args
+        )
+
+    def removes_an_attribute_of(self, cls: cst.ClassDef, attr: str) -> bool:
+        """Whether a method of the class (or a same-module relative) removes an attribute of
+        what ``self.attr`` holds (``shutil.rmtree(self.opener.base)``): the path an object kept
+        there was made on."""
+        family = set(self.family(cls))
+        for function in self.functions_naming(attr):
+            method, owner = function, self.scope_of.get(function)
+            while owner is not None and not isinstance(owner, (cst.ClassDef, cst.Module)):
+                method, owner = owner, self.scope_of.get(owner)
+            if owner not in family:
+                continue
+            for call in self.calls.get(function, ()):
+                callees, name = self.value_of(call.func).callees, _terminal(call.func)
+                removing = bool(callees & names.CLEANUP_FUNCTIONS) or (
+                    name is not None and not self.value_of(call.func).defs and _RELEASING_WORD.search(name) is not None
+                    and all(c.split(".", 1)[0] not in _STDLIB for c in callees)
+                )
+                if removing and any(
+                    not a.star and isinstance(a.value, cst.Attribute) and isinstance(a.value.value, cst.Attribute)
+                    and a.value.value.attr.value == attr and self.self_attribute(a.value.value, function) is not None
+                    for a in call.args
+                ):
+                    return True
+        return False
+
+    def of_an_object_made_of(self, expression: Node, temp: Temp) -> bool:
+        """``repo.root`` after ``repo = localrepo.instance(ui, tmpdir)``: an attribute of an
+        object the function made of the temp (a call given it, once it was made), which is
+        most likely the path the object was made on; removing it removes the temp. Not for
+        a path inside a new temp directory: the object's path is the path, not the directory."""
+        if temp.inside or not isinstance(expression, cst.Attribute):
+            return False
+        key = _key(expression.value)
+        scope = self.scope_of.get(expression)
+        if key is None or scope is None:
+            return False
+        made, at = self.order.get(temp.creation, -1), self.order.get(expression, 0)
+        for node in self.own_nodes(scope):
+            if (
+                isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call)
+                and _key(node.targets[0].target) == key and made < self.order.get(node, 0) < at
+                and self.makes_an_object_of(node.value, temp)
+            ):
+                return True
+        return False
 
     def self_method_releases(self, call: cst.Call, temp: Temp) -> bool:
         """``self.__exit__(*sys.exc_info())``, ``self._cleanup()`` for a temp held on
@@ -3382,6 +3440,15 @@ class _Flow:
                 if stored:
                     effects = [self.store(t, index) for t in stored]
                     if HANDED in effects:
+                        return HANDED
+                # ``self.opener = vfs(root)``, removed as ``shutil.rmtree(self.opener.base)``
+                # by a method of the class: the object's path is the temp.
+                for t, v in pairs:
+                    owned = a.self_attribute(t, self.scope) if isinstance(v, cst.Call) and t not in stored else None
+                    if owned is not None and a.makes_an_object_of(v, temp) and a.removes_an_attribute_of(*owned):
+                        if self.entering:
+                            self.pending.add(index)
+                            return None
                         return HANDED
         if not self.fixture and (self.lends or index not in self.owned):
             for inner in a._walk(node):

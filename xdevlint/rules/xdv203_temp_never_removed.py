@@ -64,7 +64,10 @@ class TempNeverRemoved(Rule):
     `getattr(self, "name", None)`), a loop over the container holding it (`for f in
     self._files.values(): os.remove(f.name)`) or over a glob of its name and `*`
     (`for f in glob(f"{name}*"): os.remove(f)`), or a registration (`atexit.register`,
-    `self.addCleanup`, `ExitStack.callback`, `weakref.finalize`). For a path inside a
+    `self.addCleanup`, `ExitStack.callback`, `weakref.finalize`); so does the removal of
+    an attribute of an object made of the temp, which most likely keeps the path it was made
+    on (`repo = localrepo.instance(ui, tmpdir)` then `repo.wvfs.rmtree(repo.root)`;
+    `self.opener = vfs(root)` and a method's `shutil.rmtree(self.opener.base)`). For a path inside a
     new temp directory the directory is the temp: removing or moving the file (or the
     files of a loop over paths below it, `for p in [join(d, n) for n in names]`) leaves
     it, and the message names "the directory holding" the path. A `TemporaryDirectory`
