@@ -136,6 +136,9 @@ _CONTAINER_METHODS = frozenset({"remove", "discard", "pop"})
 #: Methods that remove the path they are called on when called with no argument (py.path's,
 #: plumbum's and etils' ``epath`` paths); a container's ``remove`` takes the item.
 _PATH_REMOVERS = frozenset({"remove", "delete", "rmtree"})
+#: Another module's functions and methods named for removing files (``repo.wvfs.rmtree(p)``),
+#: not for deleting some other thing made of them (``cloud.delete_image(image.id)``).
+_FILE_REMOVERS = frozenset({"rmtree", "rmdir", "remove", "removedirs", "unlink", "rm"})
 #: Builtins whose failure is an error of the world, not of the program.
 _FALLIBLE_BUILTINS = frozenset({"builtins.open", "builtins.input", "builtins.__import__", "builtins.exec", "builtins.eval", "builtins.compile", "builtins.next", "builtins.int", "builtins.float"})
 #: Modules whose calls do I/O the world can make fail: processes, the network, files, archives.
@@ -2267,7 +2270,8 @@ class Analysis:
             and _RELEASING_WORD.search(name) is not None
             and all(c.split(".", 1)[0] not in _STDLIB for c in value.callees)
             and any(
-                self.names_directory(a.value, temp) or self.holds_object(a.value, temp) or self.of_an_object_made_of(a.value, temp)
+                self.names_directory(a.value, temp) or self.holds_object(a.value, temp)
+                or name in _FILE_REMOVERS and self.of_an_object_made_of(a.value, temp)
                 for a in call.args
             )
         )
@@ -2291,10 +2295,9 @@ class Analysis:
             if owner not in family:
                 continue
             for call in self.calls.get(function, ()):
-                callees, name = self.value_of(call.func).callees, _terminal(call.func)
+                callees = self.value_of(call.func).callees
                 removing = bool(callees & names.CLEANUP_FUNCTIONS) or (
-                    name is not None and not self.value_of(call.func).defs and _RELEASING_WORD.search(name) is not None
-                    and all(c.split(".", 1)[0] not in _STDLIB for c in callees)
+                    _terminal(call.func) in _FILE_REMOVERS and all(c.split(".", 1)[0] not in _STDLIB for c in callees)
                 )
                 if removing and any(
                     not a.star and isinstance(a.value, cst.Attribute) and isinstance(a.value.value, cst.Attribute)
