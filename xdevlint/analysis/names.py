@@ -103,7 +103,7 @@ PASS_THROUGH_CALLS: FrozenSet[str] = frozenset(
     {
         f"{mod}.{fn}"
         for mod in _PATH_MODULES
-        for fn in ("abspath", "realpath", "normpath", "expanduser", "expandvars", "dirname")
+        for fn in ("abspath", "realpath", "normpath", "normcase", "expanduser", "expandvars", "dirname")
     }
     | {"os.fspath", "os.fsencode", "os.fsdecode", "builtins.str", "builtins.bytes"}
     # Text/bytes converters of widely used libraries: the same path, as the other type.

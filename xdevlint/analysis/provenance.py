@@ -1255,6 +1255,13 @@ class _Interpreter:
         if callee in names.IDENTITY_CALLS:  # ``typing.cast(str, p)`` is ``p``
             found = argument(1, "val")
             return found if found is not None else EMPTY
+        if callee == "re.sub":  # ``re.sub(r"\\", "/", p)``: the same path, other separators
+            pattern, replacement, found = argument(0, "pattern"), argument(1, "repl"), argument(2, "string")
+            if pattern is not None and replacement is not None and found is not None and not found.is_object and (
+                pattern.literal in _SEPARATOR_PATTERNS and replacement.literal in _SEPARATOR_SPELLINGS
+            ):
+                return found.derived(STR_KIND, Relation.SAME)
+            return EMPTY
         if callee in names.DOWNLOAD_CALLS:
             # ``urlretrieve(url)`` downloads to a temp it names; ``urlretrieve(url, p)`` to ``p``.
             target = argument(1, "filename")
@@ -1345,6 +1352,10 @@ class _Interpreter:
             return self.formatted(receiver.literal, "{", args[0] if args else EMPTY)
         if method in ("encode", "decode") and receiver.kinds <= STR_KIND and not receiver.is_object:
             return receiver.derived(STR_KIND, Relation.SAME)  # the same path, as bytes or text
+        if method == "replace" and receiver.kinds <= STR_KIND and not receiver.is_object and len(args) == 2 and all(
+            a.literal in _SEPARATOR_SPELLINGS for a in args
+        ):
+            return receiver.derived(STR_KIND, Relation.SAME)  # ``p.replace("\\", "/")``: the same path, other separators
         if _is_separator(receiver):
             if method in ("encode", "decode"):
                 return self.literal("/")
@@ -1384,6 +1395,12 @@ def _tempfile_lookalike(qualified: str) -> Optional[FrozenSet[str]]:
 
 #: The path separator, by name: ``os.sep.join(parts)`` joins a path.
 _SEPARATORS = frozenset({"os.sep", "os.path.sep", "posixpath.sep"})
+
+
+#: How a path's separator is spelled out, for either system.
+_SEPARATOR_SPELLINGS = frozenset({"/", "\\"})
+#: ... and as a regular expression that matches one (``r"\\"``, ``r"[\\/]"``).
+_SEPARATOR_PATTERNS = frozenset({"/", "\\\\", "[\\\\/]", "[/\\\\]"})
 
 
 def _is_separator(value: Value) -> bool:
