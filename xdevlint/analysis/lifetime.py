@@ -3447,7 +3447,9 @@ class _Flow:
                 # ``self.opener = vfs(root)``, removed as ``shutil.rmtree(self.opener.base)``
                 # by a method of the class: the object's path is the temp.
                 for t, v in pairs:
-                    owned = a.self_attribute(t, self.scope) if isinstance(v, cst.Call) and t not in stored else None
+                    if not isinstance(v, cst.Call) or t in stored:
+                        continue
+                    owned = a.self_attribute(t, self.scope)
                     if owned is not None and a.makes_an_object_of(v, temp) and a.removes_an_attribute_of(*owned):
                         if self.entering:
                             self.pending.add(index)
