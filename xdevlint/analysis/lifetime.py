@@ -858,9 +858,7 @@ class Analysis:
         family = set(self.family(cls))
         # Only functions that name the attribute can remove what it holds.
         for function in sorted(self.functions_naming(attr), key=lambda f: self.order[f]):
-            method, owner = function, self.scope_of.get(function)  # the method holding it, and its class
-            while owner is not None and not isinstance(owner, (cst.ClassDef, cst.Module)):
-                method, owner = owner, self.scope_of.get(owner)
+            method, owner = self.method_and_class(function)
             if owner not in family or function is besides:
                 continue
             if only is not None and not (isinstance(method, cst.FunctionDef) and method.name.value == only):
@@ -872,6 +870,14 @@ class Analysis:
             result = True  # a base of the project's own, in another module, may remove it
         self._released[key] = result
         return result
+
+    def method_and_class(self, function: Node) -> Tuple[Node, Optional[Node]]:
+        """The method holding ``function`` (itself, or the method a closure is in) and the
+        class or module that holds that method."""
+        method, owner = function, self.scope_of.get(function)
+        while owner is not None and not isinstance(owner, (cst.ClassDef, cst.Module)):
+            method, owner = owner, self.scope_of.get(owner)
+        return method, owner
 
     def lets_go(self, function: Node, attr: str, inside: bool) -> bool:
         """Whether ``function`` removes, moves or registers the removal of what ``x.attr`` holds."""
@@ -2289,10 +2295,7 @@ class Analysis:
         there was made on."""
         family = set(self.family(cls))
         for function in self.functions_naming(attr):
-            method, owner = function, self.scope_of.get(function)
-            while owner is not None and not isinstance(owner, (cst.ClassDef, cst.Module)):
-                method, owner = owner, self.scope_of.get(owner)
-            if owner not in family:
+            if self.method_and_class(function)[1] not in family:
                 continue
             for call in self.calls.get(function, ()):
                 callees = self.value_of(call.func).callees
