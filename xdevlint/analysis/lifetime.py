@@ -482,7 +482,7 @@ def _is_remover_name(expression: Node, callees: FrozenSet[str]) -> bool:
         name = expression.attr.value
     else:
         return False
-    return _REMOVING_WORD.search(name) is not None and all(c.split(".", 1)[0] not in _STDLIB for c in callees)
+    return _REMOVING_WORD.search(name) is not None and not any(_of_the_stdlib(c) for c in callees)
 
 
 def _directory_of_prefix(creation: cst.Call) -> Optional[cst.BaseExpression]:
@@ -498,6 +498,11 @@ def _directory_of_prefix(creation: cst.Call) -> Optional[cst.BaseExpression]:
         if isinstance(first, cst.FormattedStringExpression) and isinstance(last, cst.FormattedStringText) and last.value == "/":
             return first.expression
     return None
+
+
+def _of_the_stdlib(callee: str) -> bool:
+    """Whether a qualified callee (``os.remove``, ``builtins.open``) is the standard library's."""
+    return callee.split(".", 1)[0] in _STDLIB
 
 
 def _module_function(callees: FrozenSet[str]) -> bool:
@@ -1696,7 +1701,7 @@ class Analysis:
         if isinstance(base, cst.Name) and base.value in self.locals_of(scope):
             return "local", None
         callees = self.value_of(base).callees
-        if callees and all(c.split(".", 1)[0] in _STDLIB for c in callees):
+        if callees and all(_of_the_stdlib(c) for c in callees):
             return "used", None  # ``sys.path.insert(0, d)``: the interpreter's, which removes nothing
         return "away", None
 
@@ -1915,7 +1920,7 @@ class Analysis:
         if not call.args or call.args[0].star or call.args[0].keyword is not None or not self.refers(call.args[0].value, temp):
             return False
         callees = self.value_of(call.func).callees
-        if self._makes_nothing(call) or not callees & _ARCHIVERS and any(c.split(".", 1)[0] in _STDLIB for c in callees):
+        if self._makes_nothing(call) or not callees & _ARCHIVERS and any(_of_the_stdlib(c) for c in callees):
             return False
         start = self.order.get(call, 0)
         end = self.end[temp.statement]
@@ -2192,7 +2197,7 @@ class Analysis:
         name = _terminal(func)
         if name is None or not _camel_case(name):
             return False
-        return not any(c.split(".", 1)[0] in _STDLIB for c in value.callees)
+        return not any(_of_the_stdlib(c) for c in value.callees)
 
     def the_class(self, name: cst.Name, node: Node) -> bool:
         """Whether ``name``, read at ``node``, is a ``@classmethod``'s first parameter: the class."""
@@ -2274,7 +2279,7 @@ class Analysis:
             )
             and name not in _REGISTRATIONS
             and _RELEASING_WORD.search(name) is not None
-            and all(c.split(".", 1)[0] not in _STDLIB for c in value.callees)
+            and not any(_of_the_stdlib(c) for c in value.callees)
             and any(
                 self.names_directory(a.value, temp) or self.holds_object(a.value, temp)
                 or name in _FILE_REMOVERS and self.of_an_object_made_of(a.value, temp)
@@ -2285,7 +2290,7 @@ class Analysis:
     def makes_an_object_of(self, call: cst.Call, temp: Temp) -> bool:
         """``localrepo.instance(ui, tmpdir)``, ``vfs(root)``: a call, not the standard
         library's, given the temp: what it returns is most likely an object made on it."""
-        return not any(c.split(".", 1)[0] in _STDLIB for c in self.value_of(call.func).callees) and any(
+        return not any(_of_the_stdlib(c) for c in self.value_of(call.func).callees) and any(
             not a.star and self.carries(a.value, temp) for a in call.args
         )
 
@@ -2300,7 +2305,7 @@ class Analysis:
             for call in self.calls.get(function, ()):
                 callees = self.value_of(call.func).callees
                 removing = bool(callees & names.CLEANUP_FUNCTIONS) or (
-                    _terminal(call.func) in _FILE_REMOVERS and all(c.split(".", 1)[0] not in _STDLIB for c in callees)
+                    _terminal(call.func) in _FILE_REMOVERS and not any(_of_the_stdlib(c) for c in callees)
                 )
                 if removing and any(
                     not a.star and isinstance(a.value, cst.Attribute) and isinstance(a.value.value, cst.Attribute)
@@ -3417,7 +3422,7 @@ class _Flow:
             return HANDED  # ``super().__init__(folder=d)`` of the project's base in another module: the object's now
         name = _terminal(func)
         value = a.value_of(func)
-        if name is not None and _HANDING_WORD.search(name) and not value.defs and all(c.split(".", 1)[0] not in _STDLIB for c in value.callees):
+        if name is not None and _HANDING_WORD.search(name) and not value.defs and not any(_of_the_stdlib(c) for c in value.callees):
             if any(a.carries(arg.value, temp) for arg in call.args):
                 return HANDED
         return None
